@@ -1,0 +1,36 @@
+// The agreement runner: every registered implementation against the oracle under the budget.
+#pragma once
+
+#include "recall/properties/budget.hpp"
+#include "recall/properties/registry.hpp"
+
+#include <string>
+#include <vector>
+
+namespace recall {
+
+struct CaseOutcome {
+  CaseKnobs knobs;
+  Judgement judgement;
+  double oracle_agree_digits = 0;
+  unsigned oracle_digits = 0;
+};
+
+// Run one implementation on one case: generate, validate, oracle, baseline, kernel, judge.
+CaseOutcome run_case(const Implementation& impl, const CaseKnobs& knobs, const BudgetParams& p = {});
+
+struct AgreementRow {
+  std::string op, impl, device, precision;
+  int cases = 0, failures = 0;
+  double max_err_u = 0;            // worst kernel error over cases (units of u)
+  double baseline_err_u = 0;       // baseline error on that worst case
+  double budget_u = 0;             // budget on that worst case
+  double min_margin = 0;           // smallest budget - err over cases
+  double min_oracle_agree_digits = 0;
+  std::string worst_case, worst_index;
+  bool pass = false;
+};
+
+std::vector<AgreementRow> run_agreement(bool quick, const std::string& op_filter = "", const BudgetParams& p = {});
+
+}  // namespace recall

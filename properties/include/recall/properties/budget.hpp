@@ -1,0 +1,54 @@
+// The error budget (DESIGN idea 3). Errors are measured in units of the working precision's unit
+// roundoff u, relative to the oracle's scale (max |y*| of each output tensor):
+//     err(y) = max_i |y_i - y*_i| / (u * max_i |y*_i|)
+// A kernel passes when, for every output,  err(kernel) <= c * err(baseline) + floor,
+// where the baseline is the same reference template run at the working precision (the naive
+// same-precision implementation), c = 2 and floor = 4 (units of u) by default (spec R-FAST).
+// The oracle is computed at high precision and recomputed at doubled digits: the digits on which
+// the two agree must exceed -log10(u) + 10, else the precision is raised again.
+#pragma once
+
+#include "recall/properties/ops.hpp"
+
+#include <string>
+
+namespace recall {
+
+struct BudgetParams {
+  double c = 2.0;
+  double floor_u = 4.0;
+};
+
+struct ErrorStats {
+  double max_err_u = 0;        // in units of u, relative to the oracle's scale
+  std::string worst_output;    // tensor name
+  std::string worst_index;     // 1-based multi-index
+  double scale = 0;            // max |oracle| of that output
+};
+
+struct Oracle {
+  MpTensorMap y;
+  unsigned digits = 0;         // precision the oracle was computed at
+  double agree_digits = 0;     // digits on which it agrees with the doubled-precision recomputation
+};
+
+// Oracle with precision escalation: compute at `digits` and 2*digits, raise until the two agree
+// to at least -log10(u) + 10 digits (or throw after max_digits).
+Oracle compute_oracle(const OpSpec& op, const TensorMap& in, double u, unsigned digits = 50, unsigned max_digits = 800);
+
+// Per-output errors of y against the oracle; the returned stats are for the worst output.
+// `per_output` receives each output's error (may be null).
+ErrorStats measure_error(const MpTensorMap& oracle, const TensorMap& y, double u,
+                         std::map<std::string, double>* per_output = nullptr);
+
+struct Judgement {
+  ErrorStats kernel, baseline;
+  double budget_u = 0;   // budget of the worst output (c * err_b + floor)
+  double margin = 0;     // min over outputs of budget - err_kernel (negative: fail)
+  bool pass = false;
+  std::string detail;    // the output that decided
+};
+Judgement judge(const MpTensorMap& oracle, const TensorMap& kernel_out, const TensorMap& baseline_out, double u,
+                const BudgetParams& p = {});
+
+}  // namespace recall

@@ -1,0 +1,40 @@
+// The operations the registry knows: each has a documented tensor layout, an oracle (the
+// reference at high precision), a same-precision naive baseline (the same reference template at
+// float/double) and a generator. Kernels of any device register against an op by name.
+#pragma once
+
+#include "recall/properties/generators.hpp"
+#include "recall/properties/tensor.hpp"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace recall {
+
+struct TensorDecl {
+  std::string name;
+  std::string shape;  // symbolic, e.g. "B,H,T,dk"
+  bool optional = false;
+  std::string doc;
+};
+
+struct OpSpec {
+  std::string name;
+  std::string summary;
+  std::vector<std::string> spec_ids;   // every spec ID this op's reference serves
+  std::vector<TensorDecl> inputs, outputs;
+  // reference evaluated at the current mp digits (MpDigitsScope)
+  std::function<MpTensorMap(const TensorMap&)> oracle;
+  // the same reference template instantiated at the working precision (naive baseline)
+  std::function<TensorMap(const TensorMap&, Precision)> baseline;
+  std::function<TensorMap(const CaseKnobs&, Precision)> generate;
+  // shape and value checks; throws std::invalid_argument naming op, tensor and index
+  std::function<void(const TensorMap&)> validate;
+  bool gated = false;  // generator uses gate knobs
+};
+
+const std::vector<OpSpec>& ops();
+const OpSpec& op(const std::string& name);  // throws naming the unknown op
+
+}  // namespace recall

@@ -1,0 +1,37 @@
+// The registry of implementations (DESIGN idea 2). A kernel registers once
+// {op, name, device, precision, function} and gets the whole agreement suite and the report.
+#pragma once
+
+#include "recall/properties/tensor.hpp"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace recall {
+
+struct Implementation {
+  std::string op;        // an OpSpec name
+  std::string name;      // e.g. "cpu.chunked.c64"
+  std::string device;    // "cpu", "cuda:0", "user"
+  Precision precision;   // working precision of the kernel
+  // Inputs hold values exactly representable in `precision`; outputs are returned as double.
+  std::function<TensorMap(const TensorMap&)> run;
+  std::string note;
+};
+
+class Registry {
+ public:
+  void add(Implementation impl);  // throws on unknown op or duplicate name
+  const std::vector<Implementation>& all() const { return impls_; }
+  std::vector<const Implementation*> for_op(const std::string& op) const;
+
+ private:
+  std::vector<Implementation> impls_;
+};
+
+Registry& registry();
+// Registers the optimized/ (and gpu/, when built and a device is present) kernels; idempotent.
+void register_builtin_implementations();
+
+}  // namespace recall
