@@ -1,0 +1,86 @@
+#include "recall/properties/agreement.hpp"
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+namespace recall {
+
+CaseOutcome run_case(const Implementation& impl, const CaseKnobs& knobs, const BudgetParams& p) {
+  const OpSpec& o = op(impl.op);
+  const double u = unit_roundoff(impl.precision);
+  TensorMap in = o.generate(knobs, impl.precision);
+  o.validate(in);
+  Oracle oracle = compute_oracle(o, in, u);
+  TensorMap base = o.baseline(in, impl.precision);
+  TensorMap out = impl.run(in);
+  CaseOutcome c;
+  c.knobs = knobs;
+  c.judgement = judge(oracle.y, out, base, u, p);
+  c.oracle_agree_digits = oracle.agree_digits;
+  c.oracle_digits = oracle.digits;
+  return c;
+}
+
+std::vector<AgreementRow> run_agreement(bool quick, const std::string& op_filter, const BudgetParams& p) {
+  register_builtin_implementations();
+  std::vector<AgreementRow> rows;
+  for (const OpSpec& o : ops()) {
+    if (!op_filter.empty() && o.name != op_filter) continue;
+    auto impls = registry().for_op(o.name);
+    if (impls.empty()) continue;
+    std::vector<AgreementRow> op_rows(impls.size());
+    std::vector<bool> reported_fail(impls.size(), false);
+    for (std::size_t i = 0; i < impls.size(); ++i) {
+      op_rows[i].op = o.name;
+      op_rows[i].impl = impls[i]->name;
+      op_rows[i].device = impls[i]->device;
+      op_rows[i].precision = precision_name(impls[i]->precision);
+      op_rows[i].min_margin = std::numeric_limits<double>::infinity();
+      op_rows[i].min_oracle_agree_digits = std::numeric_limits<double>::infinity();
+    }
+    for (const CaseKnobs& k : corner_cases(o.gated, quick)) {
+      for (Precision prec : {Precision::f32, Precision::f64}) {
+        // one oracle and one baseline per (case, precision), shared by every implementation
+        const double u = unit_roundoff(prec);
+        TensorMap in = o.generate(k, prec);
+        o.validate(in);
+        Oracle oracle = compute_oracle(o, in, u);
+        TensorMap base = o.baseline(in, prec);
+        for (std::size_t i = 0; i < impls.size(); ++i) {
+          if (impls[i]->precision != prec) continue;
+          AgreementRow& r = op_rows[i];
+          ++r.cases;
+          Judgement j;
+          try {
+            j = judge(oracle.y, impls[i]->run(in), base, u, p);
+          } catch (const std::exception& e) {
+            j.pass = false;
+            j.margin = -std::numeric_limits<double>::infinity();
+            j.detail = std::string("threw: ") + e.what();
+          }
+          if (!j.pass) ++r.failures;
+          r.min_oracle_agree_digits = std::min(r.min_oracle_agree_digits, oracle.agree_digits);
+          // the reported case: the first failing one, else the one with the largest error
+          const bool fail = !j.pass;
+          if (r.cases == 1 || (fail && !reported_fail[i]) || (fail == reported_fail[i] && j.kernel.max_err_u > r.max_err_u)) {
+            reported_fail[i] = fail;
+            r.max_err_u = j.kernel.max_err_u;
+            r.baseline_err_u = j.baseline.max_err_u;
+            r.budget_u = j.budget_u;
+            r.worst_case = describe(k) + " | " + j.detail;
+            r.worst_index = j.kernel.worst_output + j.kernel.worst_index;
+          }
+          r.min_margin = std::min(r.min_margin, j.margin);
+        }
+      }
+    }
+    for (auto& r : op_rows) {
+      r.pass = r.cases > 0 && r.failures == 0;
+      rows.push_back(r);
+    }
+  }
+  return rows;
+}
+
+}  // namespace recall

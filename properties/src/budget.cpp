@@ -1,0 +1,127 @@
+#include "recall/properties/budget.hpp"
+
+#include <cmath>
+#include <limits>
+#include <sstream>
+#include <stdexcept>
+
+namespace recall {
+namespace {
+
+mp_t max_abs(const MpTensor& t) {
+  mp_t m(0);
+  for (const mp_t& x : t.data) {
+    mp_t a = abs(x);
+    if (a > m) m = a;
+  }
+  return m;
+}
+
+// digits on which two oracle evaluations agree, relative to the first one's scale
+double agreement_digits(const MpTensorMap& a, const MpTensorMap& b, unsigned cap) {
+  double worst = static_cast<double>(cap);
+  for (const auto& [name, ta] : a) {
+    const MpTensor& tb = b.at(name);
+    mp_t scale = max_abs(ta);
+    if (scale == 0) scale = 1;
+    mp_t diff(0);
+    for (std::size_t i = 0; i < ta.data.size(); ++i) {
+      mp_t d = abs(mp_t(ta.data[i] - tb.data[i]));
+      if (d > diff) diff = d;
+    }
+    if (diff == 0) continue;
+    const double digits = -static_cast<double>(log10(mp_t(diff / scale)));
+    worst = std::min(worst, digits);
+  }
+  return worst;
+}
+
+}  // namespace
+
+Oracle compute_oracle(const OpSpec& op, const TensorMap& in, double u, unsigned digits, unsigned max_digits) {
+  const double need = -std::log10(u) + 10.0;
+  Oracle o;
+  MpTensorMap lo;
+  {
+    MpDigitsScope s(digits);
+    lo = op.oracle(in);
+  }
+  for (;;) {
+    MpTensorMap hi;
+    {
+      MpDigitsScope s(2 * digits);
+      hi = op.oracle(in);
+    }
+    o.agree_digits = agreement_digits(lo, hi, 2 * digits);
+    if (o.agree_digits >= need) {
+      o.y = std::move(hi);
+      o.digits = 2 * digits;
+      return o;
+    }
+    if (2 * digits >= max_digits) {
+      std::ostringstream s;
+      s << op.name << ": the oracle agrees with itself to only " << o.agree_digits << " digits at " << 2 * digits
+        << " digits of working precision (need " << need << "): the problem is too ill-conditioned for max_digits=" << max_digits;
+      throw std::runtime_error(s.str());
+    }
+    digits *= 2;
+    lo = std::move(hi);
+  }
+}
+
+ErrorStats measure_error(const MpTensorMap& oracle, const TensorMap& y, double u, std::map<std::string, double>* per_output) {
+  ErrorStats worst;
+  bool first = true;
+  for (const auto& [name, ref] : oracle) {
+    auto it = y.find(name);
+    if (it == y.end()) throw std::invalid_argument("measure_error: the implementation returned no output '" + name + "'");
+    const Tensor& t = it->second;
+    if (t.shape != ref.shape)
+      throw std::invalid_argument("measure_error: output '" + name + "' has shape " + shape_str(t.shape) + ", expected " + shape_str(ref.shape));
+    mp_t scale = max_abs(ref);
+    const bool zero_scale = scale == 0;
+    if (zero_scale) scale = 1;  // all-zero oracle: absolute error in units of u
+    double e = 0;
+    std::size_t arg = 0;
+    mp_t d;
+    for (std::size_t i = 0; i < t.data.size(); ++i) {
+      if (!std::isfinite(t.data[i])) { e = std::numeric_limits<double>::infinity(); arg = i; break; }
+      d = abs(mp_t(mp_t(t.data[i]) - ref.data[i]));
+      const double ei = static_cast<double>(d / scale) / u;
+      if (ei > e) { e = ei; arg = i; }
+    }
+    if (per_output) (*per_output)[name] = e;
+    if (first || e > worst.max_err_u) {
+      worst.max_err_u = e;
+      worst.worst_output = name;
+      worst.worst_index = index_str(t.shape, arg);
+      worst.scale = zero_scale ? 0.0 : static_cast<double>(scale);
+      first = false;
+    }
+  }
+  return worst;
+}
+
+Judgement judge(const MpTensorMap& oracle, const TensorMap& kernel_out, const TensorMap& baseline_out, double u, const BudgetParams& p) {
+  Judgement j;
+  std::map<std::string, double> ek, eb;
+  j.kernel = measure_error(oracle, kernel_out, u, &ek);
+  j.baseline = measure_error(oracle, baseline_out, u, &eb);
+  bool first = true;
+  for (const auto& [name, e] : ek) {
+    const double budget = p.c * eb[name] + p.floor_u;
+    const double margin = budget - e;  // NaN/Inf errors give -inf margins
+    if (first || !(margin >= j.margin)) {
+      j.margin = std::isfinite(e) ? margin : -std::numeric_limits<double>::infinity();
+      j.budget_u = budget;
+      std::ostringstream s;
+      s << "decisive output " << name << ": err " << e << " u vs budget " << budget << " u (= " << p.c << " x baseline " << eb[name] << " + " << p.floor_u << ")";
+      j.detail = s.str();
+      first = false;
+    }
+  }
+  j.pass = j.margin >= 0;
+  return j;
+}
+
+}  // namespace recall

@@ -1,0 +1,86 @@
+// Every registered implementation against the MP oracle under the error budget: deterministic
+// corner cases plus RapidCheck-generated cases (failures shrink and print a reproducing seed).
+#include "rc_knobs.hpp"
+
+#include "recall/properties/agreement.hpp"
+
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+namespace recall {
+namespace {
+
+std::vector<const Implementation*> all_impls() {
+  register_builtin_implementations();
+  std::vector<const Implementation*> v;
+  for (const auto& i : registry().all()) v.push_back(&i);
+  return v;
+}
+
+TEST(Registry, EveryOpHasAnImplementationInBothPrecisions) {
+  register_builtin_implementations();
+  for (const auto& o : ops()) {
+    int f32 = 0, f64 = 0;
+    for (const auto* i : registry().for_op(o.name)) (i->precision == Precision::f32 ? f32 : f64)++;
+    EXPECT_GT(f32, 0) << o.name;
+    EXPECT_GT(f64, 0) << o.name;
+  }
+}
+
+TEST(Registry, RejectsUnknownOpAndDuplicates) {
+  Registry r;
+  EXPECT_THROW(r.add({"no_such_op", "x", "cpu", Precision::f32, [](const TensorMap& m) { return m; }, ""}), std::invalid_argument);
+  r.add({"linear_attention", "x", "cpu", Precision::f32, [](const TensorMap& m) { return m; }, ""});
+  EXPECT_THROW(r.add({"linear_attention", "x", "cpu", Precision::f32, [](const TensorMap& m) { return m; }, ""}), std::invalid_argument);
+}
+
+// The corner-case list of the report, every implementation, asserting the budget.
+TEST(Agreement, CornerCasesWithinBudget) {
+  for (const auto& row : run_agreement(/*quick=*/true)) {
+    EXPECT_TRUE(row.pass) << row.op << " / " << row.impl << " / " << row.precision << ": " << row.failures << " of " << row.cases
+                          << " cases over budget; worst " << row.max_err_u << " u vs budget " << row.budget_u << " u; "
+                          << row.worst_case << " @ " << row.worst_index;
+    EXPECT_GE(row.min_oracle_agree_digits, 17.0) << row.op << ": oracle not converged";
+  }
+}
+
+// Randomised cases with shrinking, per implementation.
+TEST(Agreement, GeneratedCasesWithinBudget) {
+  for (const Implementation* impl : all_impls()) {
+    SCOPED_TRACE(impl->op + "/" + impl->name + "/" + precision_name(impl->precision));
+    const bool ok = rc::check(impl->op + " " + impl->name + " " + precision_name(impl->precision), [impl](const CaseKnobs& k0) {
+      CaseKnobs k = k0;
+      if (impl->op == "normalized_linear_attention") k.keys = KeyKind::gaussian;  // phi = 1 + ELU maps them anyway
+      CaseOutcome c = run_case(*impl, k);
+      RC_LOG() << describe(k) << " | " << c.judgement.detail << " @ " << c.judgement.kernel.worst_output
+               << c.judgement.kernel.worst_index << "\n";
+      RC_ASSERT(c.judgement.pass);
+    });
+    EXPECT_TRUE(ok);
+  }
+}
+
+TEST(Agreement, RejectsNanInputsNamingTheTensor) {
+  const OpSpec& o = op("gated_linear_attention");
+  CaseKnobs k;
+  k.T = 5; k.dk = 2; k.dv = 3;
+  TensorMap in = o.generate(k, Precision::f64);
+  in["k"].data[7] = std::nan("");
+  try {
+    o.validate(in);
+    FAIL() << "NaN accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("'k' has NaN at index (1,1,4,2)"), std::string::npos) << e.what();
+  }
+  in = o.generate(k, Precision::f64);
+  in["log_gate"].data[2] = -std::numeric_limits<double>::infinity();  // a zero gate is legal
+  EXPECT_NO_THROW(o.validate(in));
+  in["log_gate"].data[2] = std::numeric_limits<double>::infinity();
+  EXPECT_THROW(o.validate(in), std::invalid_argument);
+  in = o.generate(k, Precision::f64);
+  in["v"].shape = {1, 1, 5, 2};
+  EXPECT_THROW(o.validate(in), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace recall

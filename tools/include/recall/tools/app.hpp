@@ -1,0 +1,36 @@
+// The command-line program's library: the spec catalogue with statuses, `check` and `report`.
+#pragma once
+
+#include "recall/properties/agreement.hpp"
+#include "recall/proofs/ledger.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace recall {
+
+struct SpecEntry {
+  std::string id, kind, where, title;
+  std::string status;  // todo | reference | tested | not-numeric
+  std::string note;
+};
+
+// IDs of a spec tsv block (first column of each non-empty line).
+std::vector<std::string> parse_spec_ids(const std::string& tsv);
+// The embedded catalogue (spec/ids.tsv), with the status of each ID derived from the code:
+// tested = a ledger check or a registered op serves it (both are run by the test suite).
+std::vector<SpecEntry> spec_catalog();
+void print_list_tsv(std::ostream& os);
+
+nlohmann::json claim_json(const Claim& c, const ClaimRun& r);
+nlohmann::json agreement_json(const AgreementRow& r);
+
+// `recall check ID...`: returns 0 when every check ran, 2 when an ID is unknown, 3 when a check could not run.
+int cmd_check(const std::vector<std::string>& ids, bool json, const CheckConfig& cfg, std::ostream& os, std::ostream& err);
+// `recall report`: agreement table + ledger, Markdown and JSON into out_dir, summary to os.
+int cmd_report(const std::string& out_dir, const CheckConfig& cfg, std::ostream& os, std::ostream& err);
+
+}  // namespace recall

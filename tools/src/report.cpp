@@ -1,0 +1,179 @@
+#include "recall/tools/app.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <map>
+#include <ostream>
+#include <sstream>
+
+namespace recall {
+namespace {
+
+nlohmann::json num(double x) {
+  if (std::isfinite(x)) return x;
+  return std::isnan(x) ? "nan" : (x > 0 ? "inf" : "-inf");
+}
+
+std::string g3(double x) {
+  std::ostringstream s;
+  s << std::setprecision(3) << x;
+  return s.str();
+}
+
+std::string md_escape(std::string s) {
+  std::string o;
+  for (char c : s) {
+    if (c == '|') o += "\\|";
+    else if (c == '\n') o += ' ';
+    else o += c;
+  }
+  return o;
+}
+
+}  // namespace
+
+nlohmann::json claim_json(const Claim& c, const ClaimRun& r) {
+  const Evidence& e = r.result.evidence;
+  nlohmann::json ev = {{"check_class", c.check_class},
+                       {"statistic", e.statistic},
+                       {"value", num(e.value)},
+                       {"threshold", num(e.threshold)},
+                       {"witness", e.witness},
+                       {"instances", e.instances},
+                       {"sizes", e.sizes},
+                       {"digits", e.digits},
+                       {"seed", e.seed},
+                       {"runtime_s", r.seconds}};
+  for (const auto& [k, v] : e.extra) ev["extra"][k] = v;
+  return {{"id", c.id},           {"title", c.title},     {"verdict", verdict_name(r.result.verdict)},
+          {"reason", r.result.reason}, {"ran", r.ran},    {"internal", c.internal},
+          {"evidence", ev}};
+}
+
+nlohmann::json agreement_json(const AgreementRow& r) {
+  return {{"op", r.op},
+          {"implementation", r.impl},
+          {"device", r.device},
+          {"precision", r.precision},
+          {"cases", r.cases},
+          {"failures", r.failures},
+          {"max_err_u", num(r.max_err_u)},
+          {"baseline_err_u", num(r.baseline_err_u)},
+          {"budget_u", num(r.budget_u)},
+          {"min_margin_u", num(r.min_margin)},
+          {"min_oracle_agree_digits", num(r.min_oracle_agree_digits)},
+          {"worst_case", r.worst_case},
+          {"worst_index", r.worst_index},
+          {"pass", r.pass}};
+}
+
+int cmd_check(const std::vector<std::string>& ids, bool json, const CheckConfig& cfg, std::ostream& os, std::ostream& err) {
+  register_builtin_claims();
+  std::vector<const Claim*> todo;
+  for (const auto& id : ids) {
+    const Claim* c = ledger().find(id);
+    if (!c) {
+      err << "recall check: no claim check is registered for '" << id << "' (see `recall list`)\n";
+      return 2;
+    }
+    todo.push_back(c);
+  }
+  int rc = 0;
+  for (const Claim* c : todo) {
+    ClaimRun r = run_claim(*c, cfg);
+    if (!r.ran) rc = 3;
+    if (json) {
+      os << claim_json(*c, r).dump() << '\n';
+    } else {
+      const Evidence& e = r.result.evidence;
+      os << c->id << ": " << verdict_name(r.result.verdict) << " — " << r.result.reason << '\n'
+         << "  class " << c->check_class << "; " << e.statistic << " = " << g3(e.value) << " (threshold " << g3(e.threshold)
+         << "); " << e.instances << " instances; " << e.sizes << "; digits " << e.digits << "; seed " << e.seed << "; "
+         << g3(r.seconds) << " s\n";
+      if (!e.witness.empty()) os << "  witness: " << e.witness << '\n';
+      for (const auto& [k, v] : e.extra) os << "  " << k << ": " << v << '\n';
+    }
+  }
+  return rc;
+}
+
+int cmd_report(const std::string& out_dir, const CheckConfig& cfg, std::ostream& os, std::ostream& err) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::create_directories(out_dir, ec);
+  if (ec) {
+    err << "recall report: cannot create output directory '" << out_dir << "': " << ec.message() << '\n';
+    return 2;
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  os << "recall report: agreement of every registered implementation with the MP reference ("
+     << (cfg.quick ? "quick" : "full") << " case list)\n";
+  std::vector<AgreementRow> rows = run_agreement(cfg.quick);
+  register_builtin_claims();
+  std::vector<std::pair<const Claim*, ClaimRun>> claims;
+  for (const Claim& c : ledger().all()) claims.emplace_back(&c, run_claim(c, cfg));
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+  nlohmann::json j;
+  j["config"] = {{"seed", cfg.seed}, {"quick", cfg.quick}, {"digits", cfg.digits}, {"runtime_s", secs}};
+  j["budget"] = "err(kernel) <= 2 * err(same-precision naive baseline) + 4, errors in units of u relative to max|oracle| per output";
+  for (const auto& r : rows) j["agreement"].push_back(agreement_json(r));
+  for (const auto& [c, r] : claims) j["claims"].push_back(claim_json(*c, r));
+  std::map<std::string, int> status_counts;
+  for (const auto& e : spec_catalog()) status_counts[e.status]++;
+  j["spec_status"] = status_counts;
+
+  std::ofstream(fs::path(out_dir) / "report.json") << j.dump(2) << '\n';
+
+  std::ostringstream md;
+  md << "# recall verification report\n\n";
+  md << "Seed " << cfg.seed << ", " << (cfg.quick ? "quick" : "full") << " mode, claim checks at " << cfg.digits
+     << " digits; " << g3(secs) << " s.\n\n";
+  md << "## Agreement with the reference\n\n"
+     << "Error of each output in units of the working precision's unit roundoff u, relative to the oracle's scale (max |y*|). "
+        "Budget per output: 2 x error of the same-precision naive baseline + 4 u. The oracle is recomputed at doubled "
+        "digits; `oracle digits` is the smallest agreement between the two.\n\n";
+  md << "| op | implementation | device | precision | cases | max err (u) | baseline err (u) | budget (u) | min margin (u) | oracle digits | result | worst case |\n"
+     << "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+  int fails = 0;
+  for (const auto& r : rows) {
+    if (!r.pass) ++fails;
+    md << "| " << r.op << " | " << r.impl << " | " << r.device << " | " << r.precision << " | " << r.cases << " | "
+       << g3(r.max_err_u) << " | " << g3(r.baseline_err_u) << " | " << g3(r.budget_u) << " | " << g3(r.min_margin) << " | "
+       << g3(r.min_oracle_agree_digits) << " | " << (r.pass ? "pass" : "FAIL (" + std::to_string(r.failures) + ")") << " | "
+       << md_escape(r.worst_case + " @ " + r.worst_index) << " |\n";
+  }
+  md << "\n" << fails << " of " << rows.size() << " implementation rows failed the budget.\n\n";
+  md << "## Claims ledger\n\n| id | verdict | class | statistic | value | threshold | instances | reason | witness / worst instance |\n"
+     << "|---|---|---|---|---|---|---|---|---|\n";
+  std::map<std::string, int> verdicts;
+  int not_ran = 0;
+  for (const auto& [c, r] : claims) {
+    verdicts[verdict_name(r.result.verdict)]++;
+    if (!r.ran) ++not_ran;
+    const Evidence& e = r.result.evidence;
+    md << "| " << c->id << " | " << verdict_name(r.result.verdict) << " | " << c->check_class << " | " << md_escape(e.statistic)
+       << " | " << g3(e.value) << " | " << g3(e.threshold) << " | " << e.instances << " | " << md_escape(r.result.reason)
+       << " | " << md_escape(e.witness) << " |\n";
+  }
+  md << "\n## Spec coverage\n\n";
+  for (const auto& [s, n] : status_counts) md << "- " << s << ": " << n << "\n";
+  std::ofstream(fs::path(out_dir) / "report.md") << md.str();
+
+  os << "  " << rows.size() - fails << " of " << rows.size() << " implementation rows within budget\n";
+  for (const auto& r : rows)
+    os << "    " << std::left << std::setw(30) << r.op << std::setw(20) << r.impl << std::setw(5) << r.precision << " max err "
+       << std::setw(9) << g3(r.max_err_u) << " u  budget " << std::setw(9) << g3(r.budget_u) << " u  " << (r.pass ? "pass" : "FAIL") << '\n';
+  os << "  claims: " << claims.size() << " checks;";
+  for (const auto& [v, n] : verdicts) os << ' ' << v << ' ' << n << ';';
+  os << " could not run " << not_ran << '\n';
+  os << "  spec IDs:";
+  for (const auto& [s, n] : status_counts) os << ' ' << s << ' ' << n << ';';
+  os << "\n  wrote " << (fs::path(out_dir) / "report.md").string() << " and report.json\n";
+  return not_ran > 0 ? 3 : 0;
+}
+
+}  // namespace recall
