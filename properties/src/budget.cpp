@@ -102,20 +102,31 @@ ErrorStats measure_error(const MpTensorMap& oracle, const TensorMap& y, double u
   return worst;
 }
 
-Judgement judge(const MpTensorMap& oracle, const TensorMap& kernel_out, const TensorMap& baseline_out, double u, const BudgetParams& p) {
+Judgement judge(const MpTensorMap& oracle, const TensorMap& kernel_out, const TensorMap& baseline_out, double u,
+                const TensorMap& magnitude, double m, const BudgetParams& p) {
   Judgement j;
   std::map<std::string, double> ek, eb;
   j.kernel = measure_error(oracle, kernel_out, u, &ek);
   j.baseline = measure_error(oracle, baseline_out, u, &eb);
   bool first = true;
   for (const auto& [name, e] : ek) {
-    const double budget = p.c * eb[name] + p.floor_u;
+    double kappa = 1.0;
+    if (auto it = magnitude.find(name); it != magnitude.end()) {
+      const mp_t scale = max_abs(oracle.at(name));
+      double amax = 0;
+      for (double a : it->second.data) amax = std::max(amax, std::fabs(a));
+      if (scale > 0) kappa = std::max(1.0, amax / static_cast<double>(scale));
+    }
+    const double cond_term = p.lambda * std::sqrt(std::max(1.0, m)) * kappa;
+    const double budget = p.c * eb[name] + p.floor_u + cond_term;
     const double margin = budget - e;  // NaN/Inf errors give -inf margins
     if (first || !(margin >= j.margin)) {
       j.margin = std::isfinite(e) ? margin : -std::numeric_limits<double>::infinity();
       j.budget_u = budget;
+      j.kappa = kappa;
       std::ostringstream s;
-      s << "decisive output " << name << ": err " << e << " u vs budget " << budget << " u (= " << p.c << " x baseline " << eb[name] << " + " << p.floor_u << ")";
+      s << "decisive output " << name << ": err " << e << " u vs budget " << budget << " u (= " << p.c << " x baseline " << eb[name]
+        << " + " << p.floor_u << " + " << p.lambda << " sqrt(" << m << ") kappa " << kappa << ")";
       j.detail = s.str();
       first = false;
     }

@@ -60,6 +60,46 @@ TEST(Agreement, GeneratedCasesWithinBudget) {
   }
 }
 
+// Negative controls: the budget is not vacuous. Wrong kernels built from correct ones must fail.
+const Implementation* find_impl(const std::string& o, const std::string& name, Precision p) {
+  register_builtin_implementations();
+  for (const auto* i : registry().for_op(o))
+    if (i->name == name && i->precision == p) return i;
+  return nullptr;
+}
+
+TEST(AgreementNegative, FloatKernelRegisteredAsDoubleFails) {
+  const Implementation* f32 = find_impl("gated_linear_attention", "cpu.chunked.c16", Precision::f32);
+  ASSERT_NE(f32, nullptr);
+  Implementation bad{"gated_linear_attention", "bad.float_as_double", "test", Precision::f64,
+                     [f32](const TensorMap& in) { TensorMap r = in; round_to(r, Precision::f32); return f32->run(r); }, ""};
+  int failed = 0, n = 0;
+  for (const CaseKnobs& k : corner_cases(true, true)) {
+    ++n;
+    failed += !run_case(bad, k).judgement.pass;
+  }
+  EXPECT_EQ(failed, n) << "a float kernel passed a double budget on " << n - failed << " cases";
+}
+
+TEST(AgreementNegative, GateAppliedOneTokenLateFails) {
+  const Implementation* good = find_impl("gated_linear_attention", "cpu.chunked.c64", Precision::f64);
+  ASSERT_NE(good, nullptr);
+  Implementation bad{"gated_linear_attention", "bad.late_gate", "test", Precision::f64,
+                     [good](const TensorMap& in) {
+                       TensorMap r = in;
+                       auto& g = r["log_gate"].data;
+                       const auto T = static_cast<std::size_t>(r["log_gate"].shape[2]);
+                       for (std::size_t h = 0; h < g.size() / T; ++h)
+                         for (std::size_t t = T; t-- > 1;) g[h * T + t] = g[h * T + t - 1];
+                       return good->run(r);
+                     },
+                     ""};
+  CaseKnobs k;
+  k.T = 40; k.dk = 4; k.dv = 3; k.gates = GateKind::uniform; k.seed = 99;
+  EXPECT_FALSE(run_case(bad, k).judgement.pass);
+  EXPECT_TRUE(run_case(*good, k).judgement.pass);
+}
+
 TEST(Agreement, RejectsNanInputsNamingTheTensor) {
   const OpSpec& o = op("gated_linear_attention");
   CaseKnobs k;

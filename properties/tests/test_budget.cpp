@@ -33,7 +33,7 @@ TEST(Budget, ErrorIsInUnitsOfURelativeToTheOracleScaleWithWorstIndex) {
 TEST(Budget, NanOutputIsAnInfiniteErrorAndFails) {
   const double u = 0x1p-53;
   auto oracle = mp_map("o", {1.0, 2.0});
-  Judgement j = judge(oracle, d_map("o", {1.0, std::nan("")}), d_map("o", {1.0, 2.0}), u);
+  Judgement j = judge(oracle, d_map("o", {1.0, std::nan("")}), d_map("o", {1.0, 2.0}), u, {}, 1.0);
   EXPECT_FALSE(j.pass);
   EXPECT_TRUE(std::isinf(j.kernel.max_err_u));
 }
@@ -42,8 +42,23 @@ TEST(Budget, PassesAtTwiceBaselinePlusFloorAndFailsJustAbove) {
   const double u = 0x1p-24;
   auto oracle = mp_map("o", {1.0});
   auto base = d_map("o", {1.0 + 3 * u});               // baseline error 3 u
-  EXPECT_TRUE(judge(oracle, d_map("o", {1.0 + 10 * u}), base, u).pass);   // 10 <= 2*3 + 4
-  EXPECT_FALSE(judge(oracle, d_map("o", {1.0 + 10.5 * u}), base, u).pass);
+  BudgetParams p;
+  p.lambda = 0;  // the R-FAST rule alone
+  EXPECT_TRUE(judge(oracle, d_map("o", {1.0 + 10 * u}), base, u, {}, 1.0, p).pass);   // 10 <= 2*3 + 4
+  EXPECT_FALSE(judge(oracle, d_map("o", {1.0 + 10.5 * u}), base, u, {}, 1.0, p).pass);
+}
+
+TEST(Budget, ConditionTermIsLambdaSqrtMTimesKappa) {
+  const double u = 0x1p-24;
+  auto oracle = mp_map("o", {1.0, -0.5});
+  auto base = d_map("o", {1.0, -0.5});                  // baseline exact
+  auto mag = d_map("o", {100.0, 3.0});                  // kappa = 100 / 1
+  // budget = 0 + 4 + 2 * sqrt(16) * 100 = 804 u
+  Judgement ok = judge(oracle, d_map("o", {1.0 + 800 * u, -0.5}), base, u, mag, 16.0);
+  EXPECT_TRUE(ok.pass);
+  EXPECT_DOUBLE_EQ(ok.kappa, 100.0);
+  EXPECT_DOUBLE_EQ(ok.budget_u, 804.0);
+  EXPECT_FALSE(judge(oracle, d_map("o", {1.0 + 810 * u, -0.5}), base, u, mag, 16.0).pass);
 }
 
 TEST(Budget, MissingOrMisshapenOutputIsAnError) {

@@ -25,6 +25,7 @@ struct AgreementRow {
   double max_err_u = 0;            // worst kernel error over cases (units of u)
   double baseline_err_u = 0;       // baseline error on that worst case
   double budget_u = 0;             // budget on that worst case
+  double kappa = 1;                // condition of the decisive output on that case
   double min_margin = 0;           // smallest budget - err over cases
   double min_oracle_agree_digits = 0;
   std::string worst_case, worst_index;

@@ -1,9 +1,15 @@
 // The error budget (DESIGN idea 3). Errors are measured in units of the working precision's unit
 // roundoff u, relative to the oracle's scale (max |y*| of each output tensor):
 //     err(y) = max_i |y_i - y*_i| / (u * max_i |y*_i|)
-// A kernel passes when, for every output,  err(kernel) <= c * err(baseline) + floor,
+// A kernel passes when, for every output,
+//     err(kernel) <= c * err(baseline) + floor + lambda * sqrt(m) * kappa,
 // where the baseline is the same reference template run at the working precision (the naive
-// same-precision implementation), c = 2 and floor = 4 (units of u) by default (spec R-FAST).
+// same-precision implementation), c = 2 and floor = 4 (units of u) as in spec R-FAST, and the
+// last term accounts for the output's conditioning: kappa = max_i A_i / max_i |y*_i| with A the
+// op's magnitude (the computation on absolute values), m the accumulation length, lambda = 2
+// (the probabilistic rounding-error bound |err_i| <= lambda sqrt(m) u A_i of Higham and Mary).
+// Two correct kernels summing with cancellation differ by O(sqrt(m) u A), not by a fixed
+// multiple of each other's error, so the c * err(baseline) rule alone fails at random there.
 // The oracle is computed at high precision and recomputed at doubled digits: the digits on which
 // the two agree must exceed -log10(u) + 10, else the precision is raised again.
 #pragma once
@@ -17,6 +23,7 @@ namespace recall {
 struct BudgetParams {
   double c = 2.0;
   double floor_u = 4.0;
+  double lambda = 2.0;
 };
 
 struct ErrorStats {
@@ -45,10 +52,12 @@ struct Judgement {
   ErrorStats kernel, baseline;
   double budget_u = 0;   // budget of the worst output (c * err_b + floor)
   double margin = 0;     // min over outputs of budget - err_kernel (negative: fail)
+  double kappa = 1;      // condition of the decisive output (max A / max |y*|)
   bool pass = false;
   std::string detail;    // the output that decided
 };
+// magnitude: per-output A (may be empty: kappa = 1); m: accumulation length.
 Judgement judge(const MpTensorMap& oracle, const TensorMap& kernel_out, const TensorMap& baseline_out, double u,
-                const BudgetParams& p = {});
+                const TensorMap& magnitude, double m, const BudgetParams& p = {});
 
 }  // namespace recall

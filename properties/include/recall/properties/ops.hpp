@@ -31,6 +31,12 @@ struct OpSpec {
   std::function<TensorMap(const CaseKnobs&, Precision)> generate;
   // shape and value checks; throws std::invalid_argument naming op, tensor and index
   std::function<void(const TensorMap&)> validate;
+  // Magnitude of each output element: the computation evaluated on absolute values (log-space
+  // decays weighted by max(1, |segment log-sum|), the amplification of rounding errors in the
+  // log-gate sums). The error budget's condition term uses max(A) / max|y*| (see budget.hpp).
+  std::function<TensorMap(const TensorMap&)> magnitude;
+  // Length m of the longest accumulation chain (the sqrt(m) of the probabilistic error bound).
+  std::function<double(const TensorMap&)> accumulation_length;
   bool gated = false;  // generator uses gate knobs
 };
 
