@@ -80,7 +80,7 @@ bool IdentityCheck::add(const std::string& desc, const std::function<double(unsi
     // re-verify the witness at doubled digits before recording a violation (spec README, A003 C10)
     const double r2 = residual(2 * digits_);
     const double thr2 = identity_threshold(2 * digits_, cond_);
-    if (!(r2 <= thr2) && !unconfirmed_) {
+    if (!(r2 <= thr2)) {  // any confirmed witness makes the claim violated
       failed_ = true;
       witness_ = desc;
       witness_value_ = r;

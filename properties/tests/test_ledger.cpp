@@ -66,6 +66,15 @@ TEST(IdentityCheck, FailureNotConfirmedAtDoubledDigitsIsInconclusive) {
   EXPECT_EQ(chk.result(CheckConfig{}, "test").verdict, Verdict::inconclusive);
 }
 
+TEST(IdentityCheck, ConfirmedFailureAfterAnUnconfirmedOneIsViolated) {
+  IdentityCheck chk("residual", 50);
+  chk.add("precision-limited", [](unsigned d) { return d >= 100 ? 0.0 : 1e-30; });
+  chk.add("real failure", [](unsigned) { return 1e-3; });
+  ClaimResult r = chk.result(CheckConfig{}, "test");
+  EXPECT_EQ(r.verdict, Verdict::violated);
+  EXPECT_EQ(r.evidence.witness, "real failure");
+}
+
 TEST(IdentityCheck, NanResidualFails) {
   IdentityCheck chk("residual", 50);
   chk.add("nan", [](unsigned) { return std::nan(""); });

@@ -135,7 +135,7 @@ template <class S> Vector<S> apply_feature_map(const FeatureMap& f, const S* x, 
       break;
     }
     case FeatureMapKind::cosformer: {
-      const S ang = S(boost::math::constants::pi<double>()) * S(static_cast<double>(pos)) / S(2.0 * f.n_max);
+      const S ang = boost::math::constants::pi<S>() * S(static_cast<double>(pos)) / S(2.0 * f.n_max);  // pi at the working precision
       out.resize(2 * d);
       const S c = cos(ang), s = sin(ang);
       for (std::size_t i = 0; i < d; ++i) { S rl = x[i] > 0 ? x[i] : S(0); out[i] = rl * c; out[d + i] = rl * s; }
