@@ -41,8 +41,7 @@ LinearAttentionResult<S> linear_attention(const Matrix<S>& Q, const Matrix<S>& K
   r.O = Matrix<S>(T, dv);
   for (std::size_t t = 0; t < T; ++t) {
     add_outer(r.state, V.row(t), K.row(t));
-    Vector<S> o = matvec(r.state, Q.row(t));
-    for (std::size_t j = 0; j < dv; ++j) r.O(t, j) = o[j];
+    matvec_into(r.O.row(t), r.state, Q.row(t));
   }
   return r;
 }
@@ -103,8 +102,7 @@ LinearAttentionResult<S> gated_linear_attention(const Matrix<S>& Q, const Matrix
     const S a = exp_log(log_gates[t]);
     for (S& x : r.state.a) scale_inplace(x, a);
     add_outer(r.state, V.row(t), K.row(t));
-    Vector<S> o = matvec(r.state, Q.row(t));
-    for (std::size_t j = 0; j < dv; ++j) r.O(t, j) = o[j];
+    matvec_into(r.O.row(t), r.state, Q.row(t));
   }
   return r;
 }
@@ -151,8 +149,7 @@ LinearAttentionResult<S> gated_linear_attention_diag(const Matrix<S>& Q, const M
     for (std::size_t i = 0; i < dv; ++i)
       for (std::size_t c = 0; c < dk; ++c) scale_inplace(r.state(i, c), a[c]);
     add_outer(r.state, V.row(t), K.row(t));
-    Vector<S> o = matvec(r.state, Q.row(t));
-    for (std::size_t j = 0; j < dv; ++j) r.O(t, j) = o[j];
+    matvec_into(r.O.row(t), r.state, Q.row(t));
   }
   return r;
 }

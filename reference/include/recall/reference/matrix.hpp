@@ -44,13 +44,18 @@ template <class S> Matrix<S> transpose(const Matrix<S>& m) {
   return t;
 }
 
-// y = M x (M: r x c, x: c)
-template <class S> Vector<S> matvec(const Matrix<S>& M, const S* x) {
-  Vector<S> y(M.rows, S(0));
+// y = M x into existing storage y[0..r) (M: r x c, x: c); no allocation
+template <class S> void matvec_into(S* y, const Matrix<S>& M, const S* x) {
   for (std::size_t i = 0; i < M.rows; ++i) {
     const S* r = M.row(i);
-    for (std::size_t j = 0; j < M.cols; ++j) muladd(y[i], r[j], x[j]);
+    S& acc = y[i];
+    acc = 0;
+    for (std::size_t j = 0; j < M.cols; ++j) muladd(acc, r[j], x[j]);
   }
+}
+template <class S> Vector<S> matvec(const Matrix<S>& M, const S* x) {
+  Vector<S> y(M.rows, S(0));
+  matvec_into(y.data(), M, x);
   return y;
 }
 template <class S> S dot(const S* x, const S* y, std::size_t n) {
