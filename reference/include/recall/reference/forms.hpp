@@ -92,17 +92,20 @@ LinearAttentionResult<S> normalized_linear_attention_augmented(const Matrix<S>& 
   }
   Matrix<S> Oa;
   LinearAttentionResult<S> r;
+  Matrix<S> Sa;  // augmented final state [S; z^T]
   if (chunk == 0) {
     Oa = linear_attention_parallel(PhiQ, PhiK, Va);
+    Sa = linear_attention_state_closed(PhiK, Va, T);
   } else {
     auto ra = linear_attention_chunked(PhiQ, PhiK, Va, chunk);
     Oa = std::move(ra.O);
-    r.state = Matrix<S>(dv, PhiK.cols);
-    r.z.assign(PhiK.cols, S(0));
-    for (std::size_t c = 0; c < PhiK.cols; ++c) {
-      for (std::size_t j = 0; j < dv; ++j) r.state(j, c) = ra.state(j, c);
-      r.z[c] = ra.state(dv, c);
-    }
+    Sa = std::move(ra.state);
+  }
+  r.state = Matrix<S>(dv, PhiK.cols);
+  r.z.assign(PhiK.cols, S(0));
+  for (std::size_t c = 0; c < PhiK.cols; ++c) {
+    for (std::size_t j = 0; j < dv; ++j) r.state(j, c) = Sa(j, c);
+    r.z[c] = Sa(dv, c);
   }
   r.O = Matrix<S>(T, dv);
   r.denom.assign(T, S(0));

@@ -184,7 +184,8 @@ LinearAttentionResult<S> normalized_linear_attention(const Matrix<S>& PhiQ, cons
   const std::size_t T = PhiQ.rows, dp = PhiK.cols, dv = V.cols;
   LinearAttentionResult<S> r;
   r.state = detail::initial_state(S0, dv, dp, "normalized_linear_attention");
-  r.z = z0 ? *z0 : Vector<S>(dp, S(0));
+  if (z0) r.z = *z0;
+  else r.z.assign(dp, S(0));
   require(r.z.size() == dp, "normalized_linear_attention: z0 must have length D_phi");
   r.O = Matrix<S>(T, dv);
   r.denom.assign(T, S(0));

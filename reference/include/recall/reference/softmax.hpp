@@ -31,14 +31,33 @@ Vector<S> softmax_attend(const S* q, const Matrix<S>& K, const Matrix<S>& V, std
   return o;
 }
 
-// Full causal softmax attention (A000/A001/A002/A004-SOFTMAX-ATTN, logits s q^T k).
+// Full causal softmax attention (A000/A001/A002/A004-SOFTMAX-ATTN, logits s q^T k), written as the
+// definition o_t = sum_{j<=t} exp(z_tj - m_t) v_j / sum_{j<=t} exp(z_tj - m_t) with the row maximum
+// m_t, independently of softmax_attend (so the KV-cache decoder is checked against other code).
 template <class S>
 Matrix<S> causal_softmax_attention(const Matrix<S>& Q, const Matrix<S>& K, const Matrix<S>& V, const S& scale) {
+  using std::exp;
+  using boost::multiprecision::exp;
   require(Q.rows == K.rows && K.rows == V.rows && Q.cols == K.cols, "causal_softmax_attention: shape mismatch");
-  Matrix<S> O(Q.rows, V.cols);
-  for (std::size_t t = 0; t < Q.rows; ++t) {
-    Vector<S> o = softmax_attend(Q.row(t), K, V, t + 1, scale);
-    for (std::size_t c = 0; c < V.cols; ++c) O(t, c) = o[c];
+  const std::size_t T = Q.rows;
+  Matrix<S> Z(T, T);
+  for (std::size_t t = 0; t < T; ++t)
+    for (std::size_t j = 0; j <= t; ++j) {
+      Z(t, j) = scale * dot(Q.row(t), K.row(j), Q.cols);
+      require(is_finite(Z(t, j)), "causal_softmax_attention: non-finite logit at (" + std::to_string(t + 1) + "," + std::to_string(j + 1) + ")");
+    }
+  Matrix<S> O(T, V.cols);
+  for (std::size_t t = 0; t < T; ++t) {
+    S m = Z(t, 0);
+    for (std::size_t j = 1; j <= t; ++j)
+      if (Z(t, j) > m) m = Z(t, j);
+    S den(0);
+    for (std::size_t j = 0; j <= t; ++j) {
+      const S e = exp(S(Z(t, j) - m));
+      den += e;
+      for (std::size_t c = 0; c < V.cols; ++c) muladd(O(t, c), e, V(j, c));
+    }
+    for (std::size_t c = 0; c < V.cols; ++c) O(t, c) /= den;
   }
   return O;
 }
