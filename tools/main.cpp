@@ -1,5 +1,6 @@
 // recall: the test-bed's command-line program (list, check, report).
 #include "recall/tools/app.hpp"
+#include "recall/tools/validate.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -32,8 +33,48 @@ int main(int argc, char** argv) {
   report->add_flag("--quick", quick, "the quick case list and quick claim checks");
   report->add_option("--seed", seed, "seed of the instance generators");
 
+  auto* validate = app.add_subcommand("validate", "judge a kernel's outputs (NumPy .npy/.npz) against the MP reference");
+  recall::ValidateOptions vo;
+  bool list_ops = false;
+  validate->add_flag("--list-ops", list_ops, "print every op with its input/output layout and exit");
+  validate->add_option("--op", vo.op, "op name (see --list-ops)");
+  validate->add_option("--inputs", vo.inputs, ".npz (or .npy) holding the op's inputs");
+  validate->add_option("--outputs", vo.outputs, ".npz (or .npy) holding the kernel's outputs");
+  validate->add_option("--dtype", vo.dtype, "working precision: f16, bf16 (stored as uint16), f32, f64, or auto (from the outputs)")
+      ->check(CLI::IsMember({"auto", "f16", "bf16", "f32", "f64"}));
+  validate->add_option("--format", vo.format, "text, json or junit")->check(CLI::IsMember({"text", "json", "junit"}));
+
+  auto* dump = app.add_subcommand("dump", "write generated inputs of an op (corner-case generators included) as .npz");
+  recall::DumpOptions dopt;
+  std::string keys = "gaussian", gates = "uniform";
+  dump->add_option("--op", dopt.op, "op name")->required();
+  dump->add_option("--shape", dopt.shape, "dimensions, e.g. B=1,H=2,T=65,dk=16,dv=16")->required();
+  dump->add_option("--seed", dopt.knobs.seed, "generator seed")->required();
+  dump->add_option("--out", dopt.out, "output .npz")->required();
+  dump->add_option("--dtype", dopt.dtype, "storage dtype: f16, bf16, f32, f64")->check(CLI::IsMember({"f16", "bf16", "f32", "f64"}));
+  dump->add_option("--keys", keys, "gaussian, near_zero, near_parallel, correlated, unit_sphere, integer");
+  dump->add_option("--gates", gates, "ones, uniform, beta51, zeros_mixed, tiny, near_one, saturating, constant");
+  dump->add_option("--scale-exp", dopt.knobs.scale_exp, "keys and queries scaled by 10^a")->check(CLI::Range(-30, 30));
+  dump->add_flag("--initial-state", dopt.knobs.initial_state, "include an initial state s0 (and z0)");
+
   CLI11_PARSE(app, argc, argv);
   try {
+    if (*validate) {
+      if (list_ops) {
+        recall::print_ops(std::cout);
+        return 0;
+      }
+      if (vo.op.empty() || vo.inputs.empty() || vo.outputs.empty()) {
+        std::cerr << "recall validate: --op, --inputs and --outputs are required (or --list-ops)\n";
+        return 2;
+      }
+      return recall::cmd_validate(vo, std::cout, std::cerr);
+    }
+    if (*dump) {
+      dopt.knobs.keys = recall::parse_key_kind(keys);
+      dopt.knobs.gates = recall::parse_gate_kind(gates);
+      return recall::cmd_dump(dopt, std::cout, std::cerr);
+    }
     if (*list) {
       recall::print_list_tsv(std::cout);
       return 0;

@@ -102,31 +102,58 @@ ErrorStats measure_error(const MpTensorMap& oracle, const TensorMap& y, double u
   return worst;
 }
 
+namespace {
+double kappa_of(const MpTensor& ref, const TensorMap& magnitude, const std::string& name) {
+  auto it = magnitude.find(name);
+  if (it == magnitude.end()) return 1.0;
+  const mp_t scale = max_abs(ref);
+  double amax = 0;
+  for (double a : it->second.data) amax = std::max(amax, std::fabs(a));
+  return scale > 0 ? std::max(1.0, amax / static_cast<double>(scale)) : 1.0;
+}
+}  // namespace
+
+std::vector<OutputJudgement> judge_outputs(const MpTensorMap& oracle, const TensorMap& kernel_out, const TensorMap& baseline_out,
+                                          double u, const TensorMap& magnitude, double m, const BudgetParams& p) {
+  std::vector<OutputJudgement> v;
+  for (const auto& [name, ref] : oracle) {
+    MpTensorMap one{{name, ref}};
+    OutputJudgement o;
+    o.name = name;
+    TensorMap k1, b1;
+    if (auto it = kernel_out.find(name); it != kernel_out.end()) {
+      k1[name] = it->second;
+      for (std::size_t i = 0; i < it->second.data.size(); ++i)
+        if (!std::isfinite(it->second.data[i]) && o.nonfinite++ == 0) o.first_nonfinite = index_str(it->second.shape, i);
+    }
+    if (auto it = baseline_out.find(name); it != baseline_out.end()) b1[name] = it->second;
+    const ErrorStats ek = measure_error(one, k1, u), eb = measure_error(one, b1, u);
+    o.err_u = ek.max_err_u;
+    o.worst_index = ek.worst_index;
+    o.baseline_err_u = eb.max_err_u;
+    o.kappa = kappa_of(ref, magnitude, name);
+    o.budget_u = p.c * eb.max_err_u + p.floor_u + p.lambda * std::sqrt(std::max(1.0, m)) * o.kappa;
+    o.pass = o.nonfinite == 0 && std::isfinite(o.err_u) && o.err_u <= o.budget_u;
+    v.push_back(o);
+  }
+  return v;
+}
+
 Judgement judge(const MpTensorMap& oracle, const TensorMap& kernel_out, const TensorMap& baseline_out, double u,
                 const TensorMap& magnitude, double m, const BudgetParams& p) {
   Judgement j;
-  std::map<std::string, double> ek, eb;
-  j.kernel = measure_error(oracle, kernel_out, u, &ek);
-  j.baseline = measure_error(oracle, baseline_out, u, &eb);
+  j.kernel = measure_error(oracle, kernel_out, u);
+  j.baseline = measure_error(oracle, baseline_out, u);
   bool first = true;
-  for (const auto& [name, e] : ek) {
-    double kappa = 1.0;
-    if (auto it = magnitude.find(name); it != magnitude.end()) {
-      const mp_t scale = max_abs(oracle.at(name));
-      double amax = 0;
-      for (double a : it->second.data) amax = std::max(amax, std::fabs(a));
-      if (scale > 0) kappa = std::max(1.0, amax / static_cast<double>(scale));
-    }
-    const double cond_term = p.lambda * std::sqrt(std::max(1.0, m)) * kappa;
-    const double budget = p.c * eb[name] + p.floor_u + cond_term;
-    const double margin = budget - e;  // NaN/Inf errors give -inf margins
-    if (first || !(margin >= j.margin)) {
-      j.margin = std::isfinite(e) ? margin : -std::numeric_limits<double>::infinity();
-      j.budget_u = budget;
-      j.kappa = kappa;
+  for (const OutputJudgement& o : judge_outputs(oracle, kernel_out, baseline_out, u, magnitude, m, p)) {
+    const double margin = std::isfinite(o.err_u) ? o.budget_u - o.err_u : -std::numeric_limits<double>::infinity();
+    if (first || margin < j.margin) {
+      j.margin = margin;
+      j.budget_u = o.budget_u;
+      j.kappa = o.kappa;
       std::ostringstream s;
-      s << "decisive output " << name << ": err " << e << " u vs budget " << budget << " u (= " << p.c << " x baseline " << eb[name]
-        << " + " << p.floor_u << " + " << p.lambda << " sqrt(" << m << ") kappa " << kappa << ")";
+      s << "decisive output " << o.name << ": err " << o.err_u << " u vs budget " << o.budget_u << " u (= " << p.c << " x baseline "
+        << o.baseline_err_u << " + " << p.floor_u << " + " << p.lambda << " sqrt(" << m << ") kappa " << o.kappa << ")";
       j.detail = s.str();
       first = false;
     }

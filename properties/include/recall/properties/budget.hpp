@@ -17,6 +17,7 @@
 #include "recall/properties/ops.hpp"
 
 #include <string>
+#include <vector>
 
 namespace recall {
 
@@ -56,6 +57,18 @@ struct Judgement {
   bool pass = false;
   std::string detail;    // the output that decided
 };
+// One output's verdict under the budget.
+struct OutputJudgement {
+  std::string name;
+  double err_u = 0, baseline_err_u = 0, budget_u = 0, kappa = 1;
+  std::string worst_index;  // 1-based, of the kernel's worst element
+  std::size_t nonfinite = 0;  // kernel elements that are NaN or +-Inf (the reference is finite): always a failure
+  std::string first_nonfinite;  // 1-based index of the first one
+  bool pass = false;
+};
+std::vector<OutputJudgement> judge_outputs(const MpTensorMap& oracle, const TensorMap& kernel_out, const TensorMap& baseline_out,
+                                          double u, const TensorMap& magnitude, double m, const BudgetParams& p = {});
+
 // magnitude: per-output A (may be empty: kappa = 1); m: accumulation length.
 Judgement judge(const MpTensorMap& oracle, const TensorMap& kernel_out, const TensorMap& baseline_out, double u,
                 const TensorMap& magnitude, double m, const BudgetParams& p = {});

@@ -1,0 +1,271 @@
+#include "recall/tools/validate.hpp"
+
+#include "recall/tools/npy.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <iomanip>
+#include <ostream>
+#include <sstream>
+#include <stdexcept>
+
+namespace recall {
+namespace {
+
+struct Storage {
+  npy::DType dtype;
+  Precision baseline;  // precision of the naive baseline (half types: float with rounded outputs)
+  double u;
+};
+
+Storage storage_of(npy::DType d) {
+  switch (d) {
+    case npy::DType::f16: return {d, Precision::f32, 0x1p-11};
+    case npy::DType::bf16: return {d, Precision::f32, 0x1p-8};
+    case npy::DType::f32: return {d, Precision::f32, 0x1p-24};
+    case npy::DType::f64: return {d, Precision::f64, 0x1p-53};
+  }
+  throw std::invalid_argument("unknown dtype");
+}
+
+npy::DType parse_dtype(const std::string& s) {
+  if (s == "f16" || s == "float16") return npy::DType::f16;
+  if (s == "bf16" || s == "bfloat16") return npy::DType::bf16;
+  if (s == "f32" || s == "float32") return npy::DType::f32;
+  if (s == "f64" || s == "float64") return npy::DType::f64;
+  throw std::invalid_argument("unknown --dtype '" + s + "' (expected f16, bf16, f32, f64 or auto)");
+}
+
+double round_to_storage(double x, npy::DType d) {
+  switch (d) {
+    case npy::DType::f16: return npy::half_to_double(npy::double_to_half(x));
+    case npy::DType::bf16: return npy::bf16_to_double(npy::double_to_bf16(x));
+    case npy::DType::f32: return static_cast<double>(static_cast<float>(x));
+    case npy::DType::f64: return x;
+  }
+  return x;
+}
+
+TensorMap to_tensors(const std::map<std::string, npy::Array>& arrays) {
+  TensorMap m;
+  for (const auto& [name, a] : arrays) m[name] = Tensor{a.shape, a.data};
+  return m;
+}
+
+std::string xml_escape(const std::string& s) {
+  std::string o;
+  for (char c : s) {
+    switch (c) {
+      case '&': o += "&amp;"; break;
+      case '<': o += "&lt;"; break;
+      case '>': o += "&gt;"; break;
+      case '"': o += "&quot;"; break;
+      case '\'': o += "&apos;"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t') o += ' ';
+        else o += c;
+    }
+  }
+  return o;
+}
+
+nlohmann::json jnum(double x) {
+  if (std::isfinite(x)) return x;
+  return std::isnan(x) ? "nan" : (x > 0 ? "inf" : "-inf");
+}
+
+}  // namespace
+
+void print_ops(std::ostream& os) {
+  for (const OpSpec& o : ops()) {
+    os << o.name << ": " << o.summary << "\n  spec IDs:";
+    for (const auto& id : o.spec_ids) os << ' ' << id;
+    os << "\n  inputs:\n";
+    for (const auto& d : o.inputs)
+      os << "    " << d.name << " [" << d.shape << "]" << (d.optional ? " (optional)" : "") << "  " << d.doc << '\n';
+    os << "  outputs:\n";
+    for (const auto& d : o.outputs) os << "    " << d.name << " [" << d.shape << "]  " << d.doc << '\n';
+  }
+}
+
+int cmd_validate(const ValidateOptions& opt, std::ostream& os, std::ostream& err) {
+  const OpSpec* opp = nullptr;
+  TensorMap in, out;
+  npy::DType dtype = npy::DType::f64;
+  try {
+    opp = &op(opt.op);
+    const bool bf16 = opt.dtype == "bf16" || opt.dtype == "bfloat16";
+    auto in_arrays = npy::read_any(opt.inputs, bf16);
+    auto out_arrays = npy::read_any(opt.outputs, bf16);
+    // names against the op's signature
+    for (const auto& d : opp->inputs)
+      if (!d.optional && !in_arrays.count(d.name))
+        throw std::invalid_argument(opt.inputs + ": missing input '" + d.name + "' [" + d.shape + "] of op " + opp->name);
+    for (const auto& [name, a] : in_arrays) {
+      bool known = false;
+      for (const auto& d : opp->inputs) known |= d.name == name;
+      if (!known) throw std::invalid_argument(opt.inputs + ": '" + name + "' is not an input of op " + opp->name + " (see --list-ops)");
+    }
+    for (const auto& d : opp->outputs)
+      if (!out_arrays.count(d.name))
+        throw std::invalid_argument(opt.outputs + ": missing output '" + d.name + "' [" + d.shape + "] of op " + opp->name);
+    // working precision: --dtype, else the outputs' dtype (all outputs must agree)
+    if (opt.dtype == "auto") {
+      bool first = true;
+      for (const auto& [name, a] : out_arrays) {
+        if (!first && a.dtype != dtype)
+          throw std::invalid_argument(opt.outputs + ": outputs have different dtypes ('" + name + "' is " + npy::dtype_name(a.dtype) +
+                                      "); pass --dtype");
+        dtype = a.dtype;
+        first = false;
+      }
+    } else {
+      dtype = parse_dtype(opt.dtype);
+    }
+    in = to_tensors(in_arrays);
+    out = to_tensors(out_arrays);
+    try {
+      opp->validate(in);
+    } catch (const std::exception& e) {
+      throw std::invalid_argument(opt.inputs + ": " + e.what());
+    }
+  } catch (const std::exception& e) {
+    err << "recall validate: " << e.what() << '\n';
+    return 2;
+  }
+
+  const Storage st = storage_of(dtype);
+  Oracle oracle;
+  TensorMap base, mag;
+  double m = 1;
+  try {
+    oracle = compute_oracle(*opp, in, st.u);
+    base = opp->baseline(in, st.baseline);
+    if (st.dtype == npy::DType::f16 || st.dtype == npy::DType::bf16)
+      for (auto& [n, t] : base)
+        for (double& x : t.data) x = round_to_storage(x, st.dtype);
+    mag = opp->magnitude(in);
+    m = opp->accumulation_length(in);
+    for (const auto& [name, ref] : oracle.y) {
+      const Tensor& t = out.at(name);
+      if (t.shape != ref.shape)
+        throw std::invalid_argument(opt.outputs + ": output '" + name + "' has shape " + shape_str(t.shape) + ", expected " +
+                                    shape_str(ref.shape) + " for these inputs");
+    }
+  } catch (const std::exception& e) {
+    err << "recall validate: " << e.what() << '\n';
+    return 2;
+  }
+  const auto res = judge_outputs(oracle.y, out, base, st.u, mag, m, opt.budget);
+  int failures = 0;
+  for (const auto& r : res) failures += !r.pass;
+
+  if (opt.format == "json") {
+    nlohmann::json j = {{"op", opp->name},       {"inputs", opt.inputs},      {"outputs", opt.outputs},
+                        {"dtype", npy::dtype_name(dtype)}, {"unit_roundoff", st.u}, {"oracle_digits", oracle.digits},
+                        {"oracle_agree_digits", oracle.agree_digits}, {"pass", failures == 0}};
+    for (const auto& r : res)
+      j["results"].push_back({{"output", r.name}, {"max_err_u", jnum(r.err_u)}, {"worst_index", r.worst_index},
+                              {"baseline_err_u", jnum(r.baseline_err_u)}, {"kappa", r.kappa}, {"budget_u", r.budget_u},
+                              {"nonfinite", r.nonfinite}, {"first_nonfinite", r.first_nonfinite}, {"pass", r.pass}});
+    os << j.dump(2) << '\n';
+  } else if (opt.format == "junit") {
+    os << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+    os << "<testsuites name=\"recall validate\" tests=\"" << res.size() << "\" failures=\"" << failures << "\" errors=\"0\">\n";
+    os << "  <testsuite name=\"" << xml_escape("recall.validate." + opp->name) << "\" tests=\"" << res.size() << "\" failures=\""
+       << failures << "\" errors=\"0\" skipped=\"0\">\n";
+    os << "    <properties>\n      <property name=\"dtype\" value=\"" << npy::dtype_name(dtype) << "\"/>\n"
+       << "      <property name=\"inputs\" value=\"" << xml_escape(opt.inputs) << "\"/>\n"
+       << "      <property name=\"outputs\" value=\"" << xml_escape(opt.outputs) << "\"/>\n    </properties>\n";
+    for (const auto& r : res) {
+      std::ostringstream msg;
+      msg << "max error " << r.err_u << " u at " << r.worst_index << ", budget " << r.budget_u << " u (baseline " << r.baseline_err_u
+          << " u, kappa " << r.kappa << ")";
+      if (r.nonfinite) msg << "; " << r.nonfinite << " non-finite values (NaN/Inf), first at " << r.first_nonfinite;
+      os << "    <testcase classname=\"" << xml_escape(opp->name) << "\" name=\"" << xml_escape(r.name) << "\">\n";
+      if (!r.pass) os << "      <failure message=\"" << xml_escape(msg.str()) << "\" type=\"budget\">" << xml_escape(msg.str()) << "</failure>\n";
+      else os << "      <system-out>" << xml_escape(msg.str()) << "</system-out>\n";
+      os << "    </testcase>\n";
+    }
+    os << "  </testsuite>\n</testsuites>\n";
+  } else {
+    os << "recall validate: op " << opp->name << ", dtype " << npy::dtype_name(dtype) << " (u = " << st.u << "), oracle "
+       << oracle.digits << " digits (self-agreement " << std::setprecision(3) << oracle.agree_digits << " digits)\n";
+    os << "  " << std::left << std::setw(10) << "output" << std::setw(14) << "max err (u)" << std::setw(18) << "worst index"
+       << std::setw(16) << "baseline (u)" << std::setw(10) << "kappa" << std::setw(13) << "budget (u)" << "result\n";
+    for (const auto& r : res)
+      os << "  " << std::setw(10) << r.name << std::setw(14) << r.err_u << std::setw(18) << r.worst_index << std::setw(16)
+         << r.baseline_err_u << std::setw(10) << r.kappa << std::setw(13) << r.budget_u << (r.pass ? "pass" : "FAIL") << '\n';
+    for (const auto& r : res)
+      if (r.nonfinite)
+        os << "  " << r.name << ": " << r.nonfinite << " non-finite values (NaN/Inf) where the reference is finite, first at "
+           << r.first_nonfinite << '\n';
+    os << "  " << res.size() - failures << " passed, " << failures << " failed\n";
+  }
+  return failures == 0 ? 0 : 1;
+}
+
+KeyKind parse_key_kind(const std::string& s) {
+  for (KeyKind k : {KeyKind::gaussian, KeyKind::near_zero, KeyKind::near_parallel, KeyKind::correlated, KeyKind::unit_sphere, KeyKind::integer})
+    if (s == key_kind_name(k)) return k;
+  throw std::invalid_argument("unknown key kind '" + s + "'");
+}
+GateKind parse_gate_kind(const std::string& s) {
+  for (GateKind g : {GateKind::ones, GateKind::uniform, GateKind::beta51, GateKind::zeros_mixed, GateKind::tiny, GateKind::near_one,
+                     GateKind::saturating, GateKind::constant})
+    if (s == gate_kind_name(g)) return g;
+  throw std::invalid_argument("unknown gate kind '" + s + "'");
+}
+
+void parse_shape(const std::string& s, CaseKnobs& k) {
+  std::istringstream in(s);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    const auto eq = item.find('=');
+    if (eq == std::string::npos) throw std::invalid_argument("--shape: '" + item + "' is not NAME=VALUE");
+    const std::string name = item.substr(0, eq), val = item.substr(eq + 1);
+    int v = 0;
+    try {
+      std::size_t used = 0;
+      v = std::stoi(val, &used);
+      if (used != val.size()) throw std::invalid_argument("trailing characters");
+    } catch (const std::exception&) {
+      throw std::invalid_argument("--shape: '" + val + "' is not an integer (in " + item + ")");
+    }
+    if (v < 1 || v > (1 << 20)) throw std::invalid_argument("--shape: " + name + " must be in [1, 2^20], got " + val);
+    if (name == "B") k.B = v;
+    else if (name == "H") k.H = v;
+    else if (name == "T") k.T = v;
+    else if (name == "dk" || name == "dphi") k.dk = v;
+    else if (name == "dv") k.dv = v;
+    else throw std::invalid_argument("--shape: unknown dimension '" + name + "' (B, H, T, dk, dv)");
+  }
+}
+
+int cmd_dump(const DumpOptions& opt, std::ostream& os, std::ostream& err) {
+  try {
+    const OpSpec& o = op(opt.op);
+    CaseKnobs k = opt.knobs;
+    parse_shape(opt.shape, k);
+    const npy::DType dt = parse_dtype(opt.dtype);
+    const Storage st = storage_of(dt);
+    TensorMap in = o.generate(k, st.baseline);
+    std::map<std::string, npy::Array> arrays;
+    for (auto& [name, t] : in) {
+      npy::Array a{t.shape, t.data, dt};
+      for (double& x : a.data) x = round_to_storage(x, dt);  // exactly representable in the storage type
+      arrays[name] = std::move(a);
+    }
+    npy::write_npz(opt.out, arrays);
+    os << "recall dump: wrote " << opt.out << " (op " << o.name << ", " << describe(k) << ", dtype " << npy::dtype_name(dt) << "):";
+    for (const auto& [name, a] : arrays) os << ' ' << name << shape_str(a.shape);
+    os << '\n';
+  } catch (const std::exception& e) {
+    err << "recall dump: " << e.what() << '\n';
+    return 2;
+  }
+  return 0;
+}
+
+}  // namespace recall
