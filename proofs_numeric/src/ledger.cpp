@@ -43,6 +43,12 @@ void register_builtin_claims() {
   register_t1_a000_a001_claims(l);
   register_t1_a001_claims_b(l);
   register_t1_a004_claims(l);
+  register_t2_a000_claims(l);
+  register_t2_a001_claims(l);
+  register_t2_a004_claims(l);
+  register_t3_a000_forms_claims(l);
+  register_t3_a000_theory_claims(l);
+  register_t3_softmax_claims(l);
 }
 
 ClaimRun run_claim(const Claim& c, const CheckConfig& cfg) {

@@ -16,7 +16,7 @@ CaseOutcome run_case(const Implementation& impl, const CaseKnobs& knobs, const B
   TensorMap out = impl.run(in);
   CaseOutcome c;
   c.knobs = knobs;
-  c.judgement = judge(oracle.y, out, base, u, o.magnitude(in), o.accumulation_length(in), p);
+  c.judgement = judge(oracle.y, out, base, u, budget_inputs(o, in), p);
   c.oracle_agree_digits = oracle.agree_digits;
   c.oracle_digits = oracle.digits;
   return c;
@@ -47,15 +47,14 @@ std::vector<AgreementRow> run_agreement(bool quick, const std::string& op_filter
         o.validate(in);
         Oracle oracle = compute_oracle(o, in, u);
         TensorMap base = o.baseline(in, prec);
-        const TensorMap mag = o.magnitude(in);
-        const double m = o.accumulation_length(in);
+        const BudgetInputs bi = budget_inputs(o, in);
         for (std::size_t i = 0; i < impls.size(); ++i) {
           if (impls[i]->precision != prec) continue;
           AgreementRow& r = op_rows[i];
           ++r.cases;
           Judgement j;
           try {
-            j = judge(oracle.y, impls[i]->run(in), base, u, mag, m, p);
+            j = judge(oracle.y, impls[i]->run(in), base, u, bi, p);
           } catch (const std::exception& e) {
             j.pass = false;
             j.margin = -std::numeric_limits<double>::infinity();
@@ -71,6 +70,7 @@ std::vector<AgreementRow> run_agreement(bool quick, const std::string& op_filter
             r.baseline_err_u = j.baseline.max_err_u;
             r.budget_u = j.budget_u;
             r.kappa = j.kappa;
+            r.kappa_solve = j.kappa_solve;
             r.worst_case = describe(k) + " | " + j.detail;
             r.worst_index = j.kernel.worst_output + j.kernel.worst_index;
           }

@@ -114,7 +114,8 @@ double kappa_of(const MpTensor& ref, const TensorMap& magnitude, const std::stri
 }  // namespace
 
 std::vector<OutputJudgement> judge_outputs(const MpTensorMap& oracle, const TensorMap& kernel_out, const TensorMap& baseline_out,
-                                          double u, const TensorMap& magnitude, double m, const BudgetParams& p) {
+                                          double u, const TensorMap& magnitude, double m, const BudgetParams& p,
+                                          double kappa_solve, double n_solve) {
   std::vector<OutputJudgement> v;
   for (const auto& [name, ref] : oracle) {
     MpTensorMap one{{name, ref}};
@@ -132,7 +133,9 @@ std::vector<OutputJudgement> judge_outputs(const MpTensorMap& oracle, const Tens
     o.worst_index = ek.worst_index;
     o.baseline_err_u = eb.max_err_u;
     o.kappa = kappa_of(ref, magnitude, name);
-    o.budget_u = p.c * eb.max_err_u + p.floor_u + p.lambda * std::sqrt(std::max(1.0, m)) * o.kappa;
+    o.kappa_solve = kappa_solve;
+    o.budget_u = p.c * eb.max_err_u + p.floor_u + p.lambda * std::sqrt(std::max(1.0, m)) * o.kappa +
+                 p.lambda * std::max(0.0, n_solve) * std::max(0.0, kappa_solve);
     o.pass = o.nonfinite == 0 && std::isfinite(o.err_u) && o.err_u <= o.budget_u;
     v.push_back(o);
   }
@@ -140,12 +143,13 @@ std::vector<OutputJudgement> judge_outputs(const MpTensorMap& oracle, const Tens
 }
 
 Judgement judge(const MpTensorMap& oracle, const TensorMap& kernel_out, const TensorMap& baseline_out, double u,
-                const TensorMap& magnitude, double m, const BudgetParams& p) {
+                const TensorMap& magnitude, double m, const BudgetParams& p, double kappa_solve, double n_solve) {
   Judgement j;
+  j.kappa_solve = kappa_solve;
   j.kernel = measure_error(oracle, kernel_out, u);
   j.baseline = measure_error(oracle, baseline_out, u);
   bool first = true;
-  for (const OutputJudgement& o : judge_outputs(oracle, kernel_out, baseline_out, u, magnitude, m, p)) {
+  for (const OutputJudgement& o : judge_outputs(oracle, kernel_out, baseline_out, u, magnitude, m, p, kappa_solve, n_solve)) {
     const double margin = std::isfinite(o.err_u) ? o.budget_u - o.err_u : -std::numeric_limits<double>::infinity();
     if (first || margin < j.margin) {
       j.margin = margin;
@@ -153,13 +157,28 @@ Judgement judge(const MpTensorMap& oracle, const TensorMap& kernel_out, const Te
       j.kappa = o.kappa;
       std::ostringstream s;
       s << "decisive output " << o.name << ": err " << o.err_u << " u vs budget " << o.budget_u << " u (= " << p.c << " x baseline "
-        << o.baseline_err_u << " + " << p.floor_u << " + " << p.lambda << " sqrt(" << m << ") kappa " << o.kappa << ")";
+        << o.baseline_err_u << " + " << p.floor_u << " + " << p.lambda << " sqrt(" << m << ") kappa " << o.kappa;
+      if (kappa_solve > 0) s << " + " << p.lambda << " n " << n_solve << " kappa_solve " << kappa_solve;
+      s << ")";
       j.detail = s.str();
       first = false;
     }
   }
   j.pass = j.margin >= 0;
   return j;
+}
+
+BudgetInputs budget_inputs(const OpSpec& op, const TensorMap& in) {
+  BudgetInputs b;
+  if (op.magnitude) b.magnitude = op.magnitude(in);
+  if (op.accumulation_length) b.m = op.accumulation_length(in);
+  if (op.condition) std::tie(b.kappa_solve, b.n_solve) = op.condition(in);
+  return b;
+}
+
+Judgement judge(const MpTensorMap& oracle, const TensorMap& kernel_out, const TensorMap& baseline_out, double u,
+                const BudgetInputs& b, const BudgetParams& p) {
+  return judge(oracle, kernel_out, baseline_out, u, b.magnitude, b.m, p, b.kappa_solve, b.n_solve);
 }
 
 }  // namespace recall

@@ -340,7 +340,12 @@ std::vector<OpSpec> build_ops() {
 }  // namespace
 
 const std::vector<OpSpec>& ops() {
-  static const std::vector<OpSpec> v = build_ops();
+  static const std::vector<OpSpec> v = [] {
+    std::vector<OpSpec> all = build_ops();
+    add_delta_ops(all);
+    add_softmax_ops(all);
+    return all;
+  }();
   return v;
 }
 

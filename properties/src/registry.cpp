@@ -93,6 +93,8 @@ void register_builtin_implementations() {
   Registry& r = registry();
   add_cpu<float>(r, Precision::f32);
   add_cpu<double>(r, Precision::f64);
+  register_delta_implementations(r);
+  register_softmax_implementations(r);
 }
 
 }  // namespace recall

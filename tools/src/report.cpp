@@ -63,6 +63,8 @@ nlohmann::json agreement_json(const AgreementRow& r) {
           {"max_err_u", num(r.max_err_u)},
           {"baseline_err_u", num(r.baseline_err_u)},
           {"budget_u", num(r.budget_u)},
+          {"kappa", num(r.kappa)},
+          {"kappa_solve", num(r.kappa_solve)},
           {"min_margin_u", num(r.min_margin)},
           {"min_oracle_agree_digits", num(r.min_oracle_agree_digits)},
           {"worst_case", r.worst_case},
@@ -134,15 +136,18 @@ int cmd_report(const std::string& out_dir, const CheckConfig& cfg, std::ostream&
      << " digits; " << g3(secs) << " s.\n\n";
   md << "## Agreement with the reference\n\n"
      << "Error of each output in units of the working precision's unit roundoff u, relative to the oracle's scale (max |y*|). "
-        "Budget per output: 2 x error of the same-precision naive baseline + 4 u. The oracle is recomputed at doubled "
-        "digits; `oracle digits` is the smallest agreement between the two.\n\n";
-  md << "| op | implementation | device | precision | cases | max err (u) | baseline err (u) | budget (u) | min margin (u) | oracle digits | result | worst case |\n"
-     << "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+        "Budget per output: 2 x error of the same-precision naive baseline + 4 u + 2 sqrt(m) kappa (kappa: the output's "
+        "condition, max magnitude / max |y*|), + 2 n kappa_solve for ops that solve a linear system (kappa_solve: its "
+        "condition estimate, n its order). kappa and kappa_solve are those of the reported case. The oracle is recomputed at "
+        "doubled digits; `oracle digits` is the smallest agreement between the two.\n\n";
+  md << "| op | implementation | device | precision | cases | max err (u) | baseline err (u) | budget (u) | kappa | kappa_solve | min margin (u) | oracle digits | result | worst case |\n"
+     << "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
   int fails = 0;
   for (const auto& r : rows) {
     if (!r.pass) ++fails;
     md << "| " << r.op << " | " << r.impl << " | " << r.device << " | " << r.precision << " | " << r.cases << " | "
-       << g3(r.max_err_u) << " | " << g3(r.baseline_err_u) << " | " << g3(r.budget_u) << " | " << g3(r.min_margin) << " | "
+       << g3(r.max_err_u) << " | " << g3(r.baseline_err_u) << " | " << g3(r.budget_u) << " | " << g3(r.kappa) << " | " << (r.kappa_solve > 0 ? g3(r.kappa_solve) : std::string("-"))
+       << " | " << g3(r.min_margin) << " | "
        << g3(r.min_oracle_agree_digits) << " | " << (r.pass ? "pass" : "FAIL (" + std::to_string(r.failures) + ")") << " | "
        << md_escape(r.worst_case + " @ " + r.worst_index) << " |\n";
   }

@@ -137,16 +137,15 @@ int cmd_validate(const ValidateOptions& opt, std::ostream& os, std::ostream& err
 
   const Storage st = storage_of(dtype);
   Oracle oracle;
-  TensorMap base, mag;
-  double m = 1;
+  TensorMap base;
+  BudgetInputs bi;
   try {
     oracle = compute_oracle(*opp, in, st.u);
     base = opp->baseline(in, st.baseline);
     if (st.dtype == npy::DType::f16 || st.dtype == npy::DType::bf16)
       for (auto& [n, t] : base)
         for (double& x : t.data) x = round_to_storage(x, st.dtype);
-    mag = opp->magnitude(in);
-    m = opp->accumulation_length(in);
+    bi = budget_inputs(*opp, in);
     for (const auto& [name, ref] : oracle.y) {
       const Tensor& t = out.at(name);
       if (t.shape != ref.shape)
@@ -157,7 +156,7 @@ int cmd_validate(const ValidateOptions& opt, std::ostream& os, std::ostream& err
     err << "recall validate: " << e.what() << '\n';
     return 2;
   }
-  const auto res = judge_outputs(oracle.y, out, base, st.u, mag, m, opt.budget);
+  const auto res = judge_outputs(oracle.y, out, base, st.u, bi.magnitude, bi.m, opt.budget, bi.kappa_solve, bi.n_solve);
   int failures = 0;
   for (const auto& r : res) failures += !r.pass;
 
@@ -167,7 +166,7 @@ int cmd_validate(const ValidateOptions& opt, std::ostream& os, std::ostream& err
                         {"oracle_agree_digits", oracle.agree_digits}, {"pass", failures == 0}};
     for (const auto& r : res)
       j["results"].push_back({{"output", r.name}, {"max_err_u", jnum(r.err_u)}, {"worst_index", r.worst_index},
-                              {"baseline_err_u", jnum(r.baseline_err_u)}, {"kappa", r.kappa}, {"budget_u", r.budget_u},
+                              {"baseline_err_u", jnum(r.baseline_err_u)}, {"kappa", r.kappa}, {"kappa_solve", r.kappa_solve}, {"budget_u", r.budget_u},
                               {"nonfinite", r.nonfinite}, {"first_nonfinite", r.first_nonfinite}, {"pass", r.pass}});
     os << j.dump(2) << '\n';
   } else if (opt.format == "junit") {

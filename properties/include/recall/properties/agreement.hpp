@@ -26,6 +26,7 @@ struct AgreementRow {
   double baseline_err_u = 0;       // baseline error on that worst case
   double budget_u = 0;             // budget on that worst case
   double kappa = 1;                // condition of the decisive output on that case
+  double kappa_solve = 0;          // condition estimate of the op's linear system on that case (0: none)
   double min_margin = 0;           // smallest budget - err over cases
   double min_oracle_agree_digits = 0;
   std::string worst_case, worst_index;

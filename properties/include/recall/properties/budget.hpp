@@ -54,6 +54,7 @@ struct Judgement {
   double budget_u = 0;   // budget of the worst output (c * err_b + floor)
   double margin = 0;     // min over outputs of budget - err_kernel (negative: fail)
   double kappa = 1;      // condition of the decisive output (max A / max |y*|)
+  double kappa_solve = 0;  // condition estimate of the op's linear system (0: none)
   bool pass = false;
   std::string detail;    // the output that decided
 };
@@ -62,15 +63,28 @@ struct OutputJudgement {
   std::string name;
   double err_u = 0, baseline_err_u = 0, budget_u = 0, kappa = 1;
   std::string worst_index;  // 1-based, of the kernel's worst element
+  double kappa_solve = 0;   // condition estimate of the op's linear system (0: none)
   std::size_t nonfinite = 0;  // kernel elements that are NaN or +-Inf (the reference is finite): always a failure
   std::string first_nonfinite;  // 1-based index of the first one
   bool pass = false;
 };
 std::vector<OutputJudgement> judge_outputs(const MpTensorMap& oracle, const TensorMap& kernel_out, const TensorMap& baseline_out,
-                                          double u, const TensorMap& magnitude, double m, const BudgetParams& p = {});
+                                          double u, const TensorMap& magnitude, double m, const BudgetParams& p = {},
+                                          double kappa_solve = 0, double n_solve = 0);
 
 // magnitude: per-output A (may be empty: kappa = 1); m: accumulation length.
 Judgement judge(const MpTensorMap& oracle, const TensorMap& kernel_out, const TensorMap& baseline_out, double u,
-                const TensorMap& magnitude, double m, const BudgetParams& p = {});
+                const TensorMap& magnitude, double m, const BudgetParams& p = {}, double kappa_solve = 0, double n_solve = 0);
+
+// Everything the budget needs from an op for one input: magnitude, accumulation length and,
+// where the op declares one, the condition estimate of its linear system.
+struct BudgetInputs {
+  TensorMap magnitude;
+  double m = 1;
+  double kappa_solve = 0, n_solve = 0;
+};
+BudgetInputs budget_inputs(const OpSpec& op, const TensorMap& in);
+Judgement judge(const MpTensorMap& oracle, const TensorMap& kernel_out, const TensorMap& baseline_out, double u,
+                const BudgetInputs& b, const BudgetParams& p = {});
 
 }  // namespace recall

@@ -8,6 +8,7 @@
 
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace recall {
@@ -37,10 +38,18 @@ struct OpSpec {
   std::function<TensorMap(const TensorMap&)> magnitude;
   // Length m of the longest accumulation chain (the sqrt(m) of the probabilistic error bound).
   std::function<double(const TensorMap&)> accumulation_length;
+  // Optional, for ops that solve a linear system (triangular u-solves, WY/UT chunk systems, least
+  // squares): a condition estimate kappa of that system and its order n. The budget then adds
+  // lambda * n * kappa (units of u: the kappa u n rule of DESIGN idea 3) and reports kappa next
+  // to the error. Empty: no such term.
+  std::function<std::pair<double, double>(const TensorMap&)> condition;
   bool gated = false;  // generator uses gate knobs
 };
 
 const std::vector<OpSpec>& ops();
+// Op families defined in their own translation units (called once by ops()).
+void add_delta_ops(std::vector<OpSpec>& v);    // ops_delta.cpp: delta_rule, gated_delta_rule
+void add_softmax_ops(std::vector<OpSpec>& v);  // ops_softmax.cpp: softmax_attention, deltaformer
 const OpSpec& op(const std::string& name);  // throws naming the unknown op
 
 }  // namespace recall

@@ -33,5 +33,8 @@ class Registry {
 Registry& registry();
 // Registers the optimized/ (and gpu/, when built and a device is present) kernels; idempotent.
 void register_builtin_implementations();
+// Families registered from their own translation units (called by register_builtin_implementations).
+void register_delta_implementations(Registry& r);    // registry_delta.cpp
+void register_softmax_implementations(Registry& r);  // registry_softmax.cpp
 
 }  // namespace recall
