@@ -152,6 +152,10 @@ int cmd_report(const std::string& out_dir, const CheckConfig& cfg, std::ostream&
        << md_escape(r.worst_case + " @ " + r.worst_index) << " |\n";
   }
   md << "\n" << fails << " of " << rows.size() << " implementation rows failed the budget.\n\n";
+  {
+    std::string why;
+    if (!gpu_available(&why)) md << "No GPU rows: " << why << ".\n\n";
+  }
   md << "## Claims ledger\n\n| id | verdict | class | statistic | value | threshold | instances | reason | witness / worst instance |\n"
      << "|---|---|---|---|---|---|---|---|---|\n";
   std::map<std::string, int> verdicts;

@@ -36,5 +36,7 @@ void register_builtin_implementations();
 // Families registered from their own translation units (called by register_builtin_implementations).
 void register_delta_implementations(Registry& r);    // registry_delta.cpp
 void register_softmax_implementations(Registry& r);  // registry_softmax.cpp
+void register_gpu_implementations(Registry& r);      // registry_gpu.cpp (only with gpu/ built and a device present)
+bool gpu_available(std::string* why);                // false, with the reason, when no GPU rows can run
 
 }  // namespace recall

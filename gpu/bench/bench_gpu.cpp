@@ -1,0 +1,112 @@
+// Google Benchmark of gpu/ kernels, timed with CUDA events around the kernel alone (inputs on the
+// device), reporting tokens/s and achieved TFLOP/s (algorithmic FLOPs), and the CPU twin on the
+// same shapes for comparison. Without a device every benchmark is skipped with the reason.
+#include "recall/gpu/device.hpp"
+#include "recall/gpu/kernels.hpp"
+#include "recall/optimized/linear_attention.hpp"
+
+#include <benchmark/benchmark.h>
+#include <cuda_runtime.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+using namespace recall;
+
+bool have_device(benchmark::State& st) {
+  std::string why;
+  if (gpu::device_count(&why) == 0) {
+    st.SkipWithError(("no CUDA device: " + why).c_str());
+    return false;
+  }
+  return true;
+}
+struct DevArray {
+  float* p = nullptr;
+  explicit DevArray(std::size_t n, float fill_seed) {
+    cudaMalloc(&p, n * sizeof(float));
+    std::vector<float> h(n);
+    std::mt19937 g(static_cast<unsigned>(fill_seed * 1000));
+    std::normal_distribution<float> N(0.f, 0.1f);
+    for (auto& x : h) x = N(g);
+    cudaMemcpy(p, h.data(), n * sizeof(float), cudaMemcpyHostToDevice);
+  }
+  ~DevArray() { cudaFree(p); }
+};
+template <class Launch> void time_events(benchmark::State& st, Launch&& launch, double flops, double tokens) {
+  cudaEvent_t a, b;
+  cudaEventCreate(&a);
+  cudaEventCreate(&b);
+  launch();  // warm-up (and cudaFuncSetAttribute)
+  cudaDeviceSynchronize();
+  for (auto _ : st) {
+    cudaEventRecord(a);
+    launch();
+    cudaEventRecord(b);
+    cudaEventSynchronize(b);
+    float ms = 0;
+    cudaEventElapsedTime(&ms, a, b);
+    st.SetIterationTime(ms / 1e3);
+  }
+  st.counters["TFLOP/s"] = benchmark::Counter(flops / 1e12, benchmark::Counter::kIsIterationInvariantRate);
+  st.counters["tok/s"] = benchmark::Counter(tokens, benchmark::Counter::kIsIterationInvariantRate);
+  st.SetLabel(gpu::device_name());
+  cudaEventDestroy(a);
+  cudaEventDestroy(b);
+}
+
+void BM_GpuLinearAttention(benchmark::State& st) {
+  if (!have_device(st)) return;
+  gpu::SeqDims d;
+  d.B = 1, d.H = 4, d.T = st.range(0), d.dk = int(st.range(1)), d.dv = int(st.range(1)), d.C = 64;
+  const std::size_t n = std::size_t(d.B * d.H * d.T) * d.dk;
+  DevArray q(n, 1), k(n, 2), v(n, 3), o(n, 0);
+  const gpu::LaunchPlan plan = gpu::plan_linear_attention(d, 64, gpu::device_smem_limit());
+  gpu::LaPtrs<float> p{q.p, k.p, v.p, nullptr, nullptr, o.p, nullptr};
+  const double flops = double(d.B * d.H) * 2.0 * d.T * (plan.C * d.dk + plan.C * d.dv + 2.0 * d.dk * d.dv);
+  time_events(st, [&] { gpu::launch_linear_attention(d, p, plan, nullptr); }, flops, double(d.B * d.H * d.T));
+}
+void BM_GpuDeltaRule(benchmark::State& st) {
+  if (!have_device(st)) return;
+  gpu::SeqDims d;
+  d.B = 1, d.H = 4, d.T = st.range(0), d.dk = int(st.range(1)), d.dv = int(st.range(1)), d.C = 64;
+  const std::size_t n = std::size_t(d.B * d.H * d.T) * d.dk, nb = std::size_t(d.B * d.H * d.T);
+  DevArray q(n, 1), k(n, 2), v(n, 3), o(n, 0), beta(nb, 4);
+  const gpu::LaunchPlan plan = gpu::plan_delta_rule(d, 64, gpu::device_smem_limit());
+  gpu::DrPtrs<float> p{q.p, k.p, v.p, beta.p, nullptr, nullptr, o.p, nullptr};
+  const double C = plan.C;
+  const double flops = double(d.B * d.H) * d.T * (2.0 * C * d.dk * 2 + C * d.dv + 2.0 * d.dk * d.dv * 3);
+  time_events(st, [&] { gpu::launch_delta_rule(d, p, plan, nullptr); }, flops, double(d.B * d.H * d.T));
+}
+void BM_GpuSoftmax(benchmark::State& st) {
+  if (!have_device(st)) return;
+  gpu::SeqDims d;
+  d.B = 1, d.H = 4, d.T = st.range(0), d.dk = int(st.range(1)), d.dv = int(st.range(1));
+  const std::size_t n = std::size_t(d.B * d.H * d.T) * d.dk;
+  DevArray q(n, 1), k(n, 2), v(n, 3), o(n, 0);
+  const gpu::LaunchPlan plan = gpu::plan_softmax(d, 64, gpu::device_smem_limit());
+  gpu::SmPtrs<float> p{q.p, k.p, v.p, o.p};
+  const double flops = double(d.B * d.H) * 2.0 * double(d.T) * double(d.T + 1) / 2 * (d.dk + d.dv);
+  time_events(st, [&] { gpu::launch_softmax(d, p, 0.125f, plan, nullptr); }, flops, double(d.B * d.H * d.T));
+}
+// CPU twin on the same shape (single thread), for the ratio.
+void BM_CpuLinearAttentionTwin(benchmark::State& st) {
+  opt::LinearAttentionArgs<float> a;
+  a.B = 1, a.H = 4, a.T = int(st.range(0)), a.dk = int(st.range(1)), a.dv = int(st.range(1)), a.chunk = 64;
+  const std::size_t n = std::size_t(a.B * a.H * a.T) * a.dk;
+  std::vector<float> q(n, 0.01f), k(n, 0.02f), v(n, 0.03f), o(n);
+  a.q = q.data(), a.k = k.data(), a.v = v.data(), a.o = o.data();
+  for (auto _ : st) opt::linear_attention_chunked(a);
+  const double flops = double(a.B * a.H) * 2.0 * a.T * (64.0 * a.dk + 64.0 * a.dv + 2.0 * a.dk * a.dv);
+  st.counters["TFLOP/s"] = benchmark::Counter(flops / 1e12, benchmark::Counter::kIsIterationInvariantRate);
+  st.counters["tok/s"] = benchmark::Counter(double(a.B * a.H * a.T), benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(BM_GpuLinearAttention)->ArgsProduct({{4096, 16384}, {64, 128}})->UseManualTime();
+BENCHMARK(BM_GpuDeltaRule)->ArgsProduct({{4096, 16384}, {64, 128}})->UseManualTime();
+BENCHMARK(BM_GpuSoftmax)->ArgsProduct({{512, 2048, 8192}, {64, 128}})->UseManualTime();
+BENCHMARK(BM_CpuLinearAttentionTwin)->ArgsProduct({{4096}, {64, 128}});
+}  // namespace
+
+BENCHMARK_MAIN();

@@ -1,0 +1,84 @@
+// Host-side tests of gpu/ (no device needed; label fast): the kernels' block programs run on the
+// CPU through the emulator (NaN-poisoned shared memory and outputs, odd block sizes) and are
+// judged against the MP reference under the error budget; launch plans and 64-bit index
+// arithmetic for shapes whose element counts pass 2^31.
+#include "harness.hpp"
+#include "recall/gpu/emulate.hpp"
+
+namespace recall::gpu::testing {
+namespace {
+
+void emu_la(const SeqDims& d, const LaPtrs<float>& p, int threads) { emulate_linear_attention(d, p, plan_linear_attention(d, d.C, kSmem), threads); }
+void emu_dr(const SeqDims& d, const DrPtrs<float>& p, int threads) { emulate_delta_rule(d, p, plan_delta_rule(d, d.C, kSmem), threads); }
+void emu_sm(const SeqDims& d, const SmPtrs<float>& p, float scale, int threads) {
+  emulate_softmax(d, p, scale, plan_softmax(d, d.C, kSmem), threads);
+}
+
+TEST(GpuPrograms, LinearAttentionMatchesReference) {
+  for (const Case& c : kCases) check_linear_attention("linear_attention", c, GateKind::uniform, emu_la);
+}
+TEST(GpuPrograms, GatedLinearAttentionMatchesReferenceWithZeroGates) {
+  for (const Case& c : kCases) {
+    check_linear_attention("gated_linear_attention", c, GateKind::uniform, emu_la);
+    check_linear_attention("gated_linear_attention", c, GateKind::zeros_mixed, emu_la);
+  }
+}
+TEST(GpuPrograms, DeltaRuleMatchesReference) {
+  for (const Case& c : kCases) check_delta_rule(c, false, emu_dr);
+}
+TEST(GpuPrograms, GatedDeltaRuleMatchesReferenceWithResets) {
+  for (const Case& c : kCases) check_delta_rule(c, true, emu_dr);
+}
+TEST(GpuPrograms, TiledSoftmaxMatchesReference) {
+  for (const Case& c : kCases) check_softmax(c, 1.0f / std::sqrt(float(c.dk)), emu_sm);
+}
+TEST(GpuPrograms, TiledSoftmaxSurvivesSaturatedLogits) {
+  for (const Case& c : kCases) check_softmax(c, 60.0f, emu_sm);  // logits ~ +-300: exp overflows without the max shift
+}
+
+// Negative control: the same program fed beta shifted by one token must fail the budget.
+TEST(GpuPrograms, BudgetRejectsAWrongDeltaRuleProgram) {
+  auto shifted = [](const SeqDims& d, const DrPtrs<float>& p, int threads) {
+    std::vector<float> beta(p.beta, p.beta + d.B * d.H * d.T);
+    std::rotate(beta.rbegin(), beta.rbegin() + 1, beta.rend());
+    DrPtrs<float> q = p;
+    q.beta = beta.data();
+    emu_dr(d, q, threads);
+  };
+  for (const Case& c : kCases)
+    if (c.T > 1) check_delta_rule(c, true, shifted, /*expect_pass=*/false);
+}
+
+// Plans and 64-bit index arithmetic for shapes past 2^31 elements.
+TEST(GpuPlans, LargeShapesUse64BitOffsets) {
+  SeqDims d;
+  d.B = 8, d.H = 64, d.T = 1 << 20, d.dk = 128, d.dv = 128;
+  const i64 elems = d.B * d.H * d.T * i64(d.dk);
+  ASSERT_GT(elems, i64(std::numeric_limits<std::int32_t>::max()));
+  const i64 last_bh = d.B * d.H - 1;
+  EXPECT_EQ(row_offset(last_bh, d.T, d.T - 1, d.dk) + d.dk, elems);  // one past the last element, exact
+  EXPECT_EQ(row_offset(last_bh, d.T, d.T - 1, 1) + 1, d.B * d.H * d.T);
+  const LaunchPlan la = plan_linear_attention(d, 64, kSmem);
+  EXPECT_EQ(la.grid, d.B * d.H);
+  EXPECT_LE(la.smem_bytes, kSmem);
+  EXPECT_GE(la.C, 1);
+  const LaunchPlan sm = plan_softmax(d, 64, kSmem);
+  EXPECT_EQ(sm.grid, d.B * d.H * ((d.T + sm.Bq - 1) / sm.Bq));
+  EXPECT_LE(sm.grid, i64(0x7fffffff));  // a valid gridDim.x
+  // the plan halves the chunk until the state and the chunk buffers fit
+  const LaunchPlan dr = plan_delta_rule(d, 64, 100 * 1024);
+  EXPECT_LE(dr.smem_bytes, std::size_t(100 * 1024));
+  EXPECT_LT(dr.C, 64);
+}
+TEST(GpuPlans, RefusesWhatCannotFit) {
+  SeqDims d;
+  d.B = 1, d.H = 1, d.T = 16, d.dk = 512, d.dv = 512;  // a 1 MiB state
+  EXPECT_THROW(plan_linear_attention(d, 64, kSmem), std::invalid_argument);
+  d.dk = 0;
+  EXPECT_THROW(plan_softmax(d, 64, kSmem), std::invalid_argument);
+  d.dk = 16;
+  EXPECT_THROW(plan_delta_rule(d, 0, kSmem), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace recall::gpu::testing

@@ -1,0 +1,55 @@
+// gpu/ kernels in the registry (DESIGN idea 2): registered only when gpu/ was built (a CUDA
+// compiler was found) AND a device is present, so `recall report` and the agreement suite get
+// the GPU rows exactly when they can run. The kernels take host pointers (see gpu/kernels.hpp).
+#include "recall/properties/registry.hpp"
+
+#if defined(RECALL_HAVE_CUDA)
+#include "recall/gpu/device.hpp"
+#include "recall/gpu/kernels.hpp"
+#endif
+
+#include <string>
+#include <vector>
+
+namespace recall {
+
+#if defined(RECALL_HAVE_CUDA)
+namespace {
+std::vector<float> f32(const Tensor& t) { return std::vector<float>(t.data.begin(), t.data.end()); }
+Tensor back(std::vector<std::int64_t> shape, const std::vector<float>& v) { return Tensor{std::move(shape), {v.begin(), v.end()}}; }
+
+TensorMap run_linear(const TensorMap& in, bool gated) {
+  const Tensor& q = in.at("q");
+  const Tensor& v = in.at("v");
+  opt::LinearAttentionArgs<float> a;
+  a.B = int(q.shape[0]), a.H = int(q.shape[1]), a.T = int(q.shape[2]), a.dk = int(q.shape[3]), a.dv = int(v.shape[3]);
+  auto qq = f32(q), kk = f32(in.at("k")), vv = f32(v);
+  std::vector<float> g, s0, o(std::size_t(a.B) * a.H * a.T * a.dv), sf(std::size_t(a.B) * a.H * a.dv * a.dk);
+  if (gated) g = f32(in.at("log_gate"));
+  if (in.count("s0")) s0 = f32(in.at("s0"));
+  a.q = qq.data(), a.k = kk.data(), a.v = vv.data(), a.log_gate = gated ? g.data() : nullptr;
+  a.s0 = s0.empty() ? nullptr : s0.data(), a.o = o.data(), a.s_final = sf.data(), a.chunk = 64;
+  gpu::linear_attention_chunked(a);
+  return {{"o", back({a.B, a.H, a.T, a.dv}, o)}, {"s_final", back({a.B, a.H, a.dv, a.dk}, sf)}};
+}
+}  // namespace
+
+bool gpu_available(std::string* why) { return gpu::device_count(why) > 0; }
+
+void register_gpu_implementations(Registry& r) {
+  if (!gpu_available(nullptr)) return;
+  const std::string dev = "cuda:0 " + gpu::device_name();
+  r.add({"linear_attention", "cuda.chunked", dev, Precision::f32, [](const TensorMap& in) { return run_linear(in, false); },
+         "gpu/ chunked block program, fp32"});
+  r.add({"gated_linear_attention", "cuda.chunked", dev, Precision::f32, [](const TensorMap& in) { return run_linear(in, true); },
+         "gpu/ chunked block program, fp32"});
+}
+#else
+bool gpu_available(std::string* why) {
+  if (why) *why = "gpu/ was not built (no CUDA compiler found at configure time)";
+  return false;
+}
+void register_gpu_implementations(Registry&) {}
+#endif
+
+}  // namespace recall
