@@ -91,6 +91,17 @@ void BM_GpuSoftmax(benchmark::State& st) {
   const double flops = double(d.B * d.H) * 2.0 * double(d.T) * double(d.T + 1) / 2 * (d.dk + d.dv);
   time_events(st, [&] { gpu::launch_softmax(d, p, 0.125f, plan, nullptr); }, flops, double(d.B * d.H * d.T));
 }
+void BM_GpuUSolve(benchmark::State& st) {
+  if (!have_device(st)) return;
+  gpu::SeqDims d;
+  d.B = 1, d.H = 4, d.T = st.range(0), d.dk = int(st.range(1)), d.dv = int(st.range(1)), d.C = 64;
+  const std::size_t n = std::size_t(d.B * d.H * d.T) * d.dk;
+  DevArray k(n, 2), v(n, 3), u(n, 0);
+  const gpu::LaunchPlan plan = gpu::plan_u_solve(d, 64, gpu::device_smem_limit());
+  gpu::UsPtrs<float> p{k.p, v.p, nullptr, u.p};
+  const double flops = double(d.B * d.H) * double(d.T) * double(d.T) * (d.dk + d.dv);  // T^2/2 pairs x 2(dk + dv)
+  time_events(st, [&] { gpu::launch_u_solve(d, p, 1.0f / 16, plan, nullptr); }, flops, double(d.B * d.H * d.T));
+}
 // CPU twin on the same shape (single thread), for the ratio.
 void BM_CpuLinearAttentionTwin(benchmark::State& st) {
   opt::LinearAttentionArgs<float> a;
@@ -106,6 +117,7 @@ void BM_CpuLinearAttentionTwin(benchmark::State& st) {
 BENCHMARK(BM_GpuLinearAttention)->ArgsProduct({{4096, 16384}, {64, 128}})->UseManualTime();
 BENCHMARK(BM_GpuDeltaRule)->ArgsProduct({{4096, 16384}, {64, 128}})->UseManualTime();
 BENCHMARK(BM_GpuSoftmax)->ArgsProduct({{512, 2048, 8192}, {64, 128}})->UseManualTime();
+BENCHMARK(BM_GpuUSolve)->ArgsProduct({{2048, 8192}, {64, 128}})->UseManualTime();
 BENCHMARK(BM_CpuLinearAttentionTwin)->ArgsProduct({{4096}, {64, 128}});
 }  // namespace
 

@@ -31,6 +31,11 @@ template <class In> __global__ void dr_kernel(SeqDims d, DrPtrs<In> p) {
   DeviceCtx ctx;
   delta_rule_program(ctx, sm, d, p, static_cast<i64>(blockIdx.x));
 }
+template <class In> __global__ void us_kernel(SeqDims d, float inv_tau, UsPtrs<In> p) {
+  extern __shared__ float sm[];
+  DeviceCtx ctx;
+  u_solve_program(ctx, sm, d, inv_tau, p, static_cast<i64>(blockIdx.x));
+}
 template <class In> __global__ void sm_kernel(SeqDims d, SmLayout L, float scale, SmPtrs<In> p) {
   extern __shared__ float sm[];
   DeviceCtx ctx;
@@ -139,6 +144,22 @@ template <class In> void run_sm(const SoftmaxArgs& a, const SeqDims& d) {
   download(a.o, o);
 }
 
+template <class In> void run_us(const USolveArgs& a, const SeqDims& d) {
+  const std::size_t nk = std::size_t(d.B * d.H * d.T) * d.dk, nv = std::size_t(d.B * d.H * d.T) * d.dv,
+                    nb = std::size_t(d.B * d.H * d.T);
+  DBuf<In> k(nk), v(nv);
+  DBuf<float> b(a.beta ? nb : 0), u(nv);
+  upload(k, a.k);
+  upload(v, a.v);
+  upload_opt(b, a.beta);
+  poison(u);
+  const LaunchPlan plan = plan_u_solve(d, d.C, device_smem_limit());
+  UsPtrs<In> p{k.p, v.p, b.p, u.p};
+  launch_u_solve<In>(d, p, 1.0f / a.tau, plan, nullptr);
+  cuda_check(cudaDeviceSynchronize(), "u-solve kernel");
+  download(a.u, u);
+}
+
 }  // namespace
 
 const char* storage_name(Storage s) {
@@ -171,6 +192,13 @@ template <class In> void launch_delta_rule(const SeqDims& d, const DrPtrs<In>& p
   dr_kernel<In><<<grid_of(plan), plan.threads, plan.smem_bytes, static_cast<cudaStream_t>(stream)>>>(dc, p);
   cuda_check(cudaGetLastError(), "delta rule launch");
 }
+template <class In> void launch_u_solve(const SeqDims& d, const UsPtrs<In>& p, float inv_tau, const LaunchPlan& plan, void* stream) {
+  SeqDims dc = d;
+  dc.C = plan.C;
+  set_smem(us_kernel<In>, plan.smem_bytes);
+  us_kernel<In><<<grid_of(plan), plan.threads, plan.smem_bytes, static_cast<cudaStream_t>(stream)>>>(dc, inv_tau, p);
+  cuda_check(cudaGetLastError(), "u-solve launch");
+}
 template <class In>
 void launch_softmax(const SeqDims& d, const SmPtrs<In>& p, float scale, const LaunchPlan& plan, void* stream) {
   const SmLayout L{d.dk, d.dv, plan.Bq, plan.Bk};
@@ -182,7 +210,8 @@ void launch_softmax(const SeqDims& d, const SmPtrs<In>& p, float scale, const La
 #define RECALL_GPU_INSTANTIATE(In)                                                                                   \
   template void launch_linear_attention<In>(const SeqDims&, const LaPtrs<In>&, const LaunchPlan&, void*);           \
   template void launch_delta_rule<In>(const SeqDims&, const DrPtrs<In>&, const LaunchPlan&, void*);                 \
-  template void launch_softmax<In>(const SeqDims&, const SmPtrs<In>&, float, const LaunchPlan&, void*);
+  template void launch_softmax<In>(const SeqDims&, const SmPtrs<In>&, float, const LaunchPlan&, void*);          \
+  template void launch_u_solve<In>(const SeqDims&, const UsPtrs<In>&, float, const LaunchPlan&, void*);
 RECALL_GPU_INSTANTIATE(float)
 RECALL_GPU_INSTANTIATE(__half)
 RECALL_GPU_INSTANTIATE(__nv_bfloat16)
@@ -210,6 +239,16 @@ void softmax_attention_tiled(const SoftmaxArgs& a, Storage in) {
     case Storage::f32: run_sm<float>(a, d); break;
     case Storage::f16: run_sm<__half>(a, d); break;
     case Storage::bf16: run_sm<__nv_bfloat16>(a, d); break;
+  }
+}
+
+void u_solve_chunked(const USolveArgs& a, Storage in) {
+  const SeqDims d = checked_dims(a.B, a.H, a.T, a.dk, a.dv, a.chunk, a.k, a.k, a.v, a.u, "gpu::u_solve_chunked");
+  if (!(a.tau > 0)) throw std::invalid_argument("gpu::u_solve_chunked: tau must be > 0");
+  switch (in) {
+    case Storage::f32: run_us<float>(a, d); break;
+    case Storage::f16: run_us<__half>(a, d); break;
+    case Storage::bf16: run_us<__nv_bfloat16>(a, d); break;
   }
 }
 

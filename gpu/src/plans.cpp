@@ -54,6 +54,17 @@ LaunchPlan plan_softmax(const SeqDims& d, int b_max, std::size_t smem_limit) {
                               std::to_string(d.dv) + " do not fit the shared memory of one block");
 }
 
+LaunchPlan plan_u_solve(const SeqDims& d, int c_max, std::size_t smem_limit) {
+  check(d, "plan_u_solve");
+  if (c_max < 1) throw std::invalid_argument("plan_u_solve: chunk must be >= 1");
+  for (int C = c_max; C >= 1; C /= 2) {
+    const std::size_t bytes = UsLayout{d.dk, d.dv, C}.floats() * sizeof(float);
+    if (bytes <= smem_limit) return LaunchPlan{d.B * d.H, threads_for(i64(C) * d.dv), bytes, C, 0, 0};
+  }
+  throw std::invalid_argument("plan_u_solve: one row of widths dk = " + std::to_string(d.dk) + ", dv = " + std::to_string(d.dv) +
+                              " does not fit the shared memory of one block");
+}
+
 SeqDims checked_dims(int B, int H, int T, int dk, int dv, int chunk, const void* q, const void* k, const void* v, const void* o,
                      const char* who) {
   if (!q || !k || !v || !o) throw std::invalid_argument(std::string(who) + ": q, k, v and o must not be null");

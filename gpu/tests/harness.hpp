@@ -26,6 +26,7 @@ constexpr std::size_t kSmem = 227 * 1024;  // H100 opt-in shared memory per bloc
 using LaRunner = std::function<void(const SeqDims&, const LaPtrs<float>&, int threads)>;
 using DrRunner = std::function<void(const SeqDims&, const DrPtrs<float>&, int threads)>;
 using SmRunner = std::function<void(const SeqDims&, const SmPtrs<float>&, float scale, int threads)>;
+using UsRunner = std::function<void(const SeqDims&, const UsPtrs<float>&, float inv_tau, int threads)>;
 const float kNaN = std::numeric_limits<float>::quiet_NaN();
 
 inline std::vector<float> to_f(const Tensor& t) { return std::vector<float>(t.data.begin(), t.data.end()); }
@@ -177,6 +178,76 @@ inline void check_softmax(const Case& c, float scale, const SmRunner& run) {
   TensorMap res{{"o", to_t({c.B, c.H, c.T, c.dv}, out)}};
   const Judgement j = judge(oracle, res, base, unit_roundoff(Precision::f32), mag, double(T + dk));
   EXPECT_TRUE(j.pass) << "softmax scale " << scale << " " << str(c) << ": " << j.detail << " worst " << j.kernel.worst_index;
+}
+
+// DeltaFormer u-solve: blocked program vs plain forward substitution (ref::unit_lower_solve) at
+// 40 digits, A_ti = beta_t exp(k_t . k_i / tau). The budget's kappa u n term uses the infinity-norm
+// condition number of I + A (explicit inverse in double), reported on failure.
+inline void check_u_solve(const Case& c, double key_scale, const UsRunner& run, bool expect_pass = true) {
+  std::mt19937_64 rng(41 + c.T);
+  std::normal_distribution<double> N(0., 1.);
+  std::uniform_real_distribution<double> U(0., 1.);
+  const std::size_t T = c.T, dk = c.dk, dv = c.dv, BH = std::size_t(c.B) * c.H;
+  const float inv_tau = 1.0f / std::sqrt(float(c.dk));
+  std::vector<float> k(BH * T * dk), v(BH * T * dv), beta(BH * T), u(BH * T * dv, kNaN);
+  for (auto& a : k) a = float(key_scale * N(rng));
+  for (auto& a : v) a = float(N(rng));
+  for (auto& a : beta) a = float(0.5 * U(rng));
+  MpDigitsScope digits(40);
+  MpTensorMap oracle;
+  TensorMap base;
+  oracle["u"].shape = base["u"].shape = {c.B, c.H, c.T, c.dv};
+  double kappa = 1;
+  for (std::size_t bh = 0; bh < BH; ++bh) {
+    auto build = [&](auto zero) {
+      using S = decltype(zero);
+      ref::Matrix<S> A(T, T);
+      for (std::size_t t = 0; t < T; ++t)
+        for (std::size_t i = 0; i < t; ++i) {
+          S dot(0);
+          for (std::size_t e = 0; e < dk; ++e) dot += S(k[(bh * T + t) * dk + e]) * S(k[(bh * T + i) * dk + e]);
+          A(t, i) = S(beta[bh * T + t]) * exp(S(inv_tau) * dot);
+        }
+      return ref::unit_lower_solve(A, mat<S>(v, bh * T * dv, T, dv));
+    };
+    using std::exp;
+    for (auto& y : build(mp_t(0)).a) oracle["u"].data.push_back(y);
+    for (auto& y : build(float(0)).a) base["u"].data.push_back(y);
+    // kappa_inf(I + A) from the explicit inverse in double
+    ref::Matrix<double> M(T, T), X(T, T);
+    for (std::size_t t = 0; t < T; ++t) {
+      M(t, t) = 1;
+      for (std::size_t i = 0; i < t; ++i) {
+        double dot = 0;
+        for (std::size_t e = 0; e < dk; ++e) dot += double(k[(bh * T + t) * dk + e]) * double(k[(bh * T + i) * dk + e]);
+        M(t, i) = double(beta[bh * T + t]) * std::exp(double(inv_tau) * dot);
+      }
+    }
+    for (std::size_t col = 0; col < T; ++col)
+      for (std::size_t t = 0; t < T; ++t) {
+        double x = t == col ? 1 : 0;
+        for (std::size_t i = 0; i < t; ++i) x -= M(t, i) * X(i, col);
+        X(t, col) = x;
+      }
+    double nm = 0, ni = 0;
+    for (std::size_t t = 0; t < T; ++t) {
+      double a = 0, b = 0;
+      for (std::size_t i = 0; i < T; ++i) a += std::fabs(M(t, i)), b += std::fabs(X(t, i));
+      nm = std::max(nm, a), ni = std::max(ni, b);
+    }
+    kappa = std::max(kappa, nm * ni);
+  }
+  SeqDims d;
+  d.B = c.B, d.H = c.H, d.T = c.T, d.dk = c.dk, d.dv = c.dv, d.C = c.C;
+  UsPtrs<float> p{k.data(), v.data(), beta.data(), u.data()};
+  run(d, p, inv_tau, c.threads);
+  TensorMap res{{"u", to_t({c.B, c.H, c.T, c.dv}, u)}};
+  const Judgement j = judge(oracle, res, base, unit_roundoff(Precision::f32), TensorMap{}, double(T + dk), BudgetParams{}, kappa, double(T));
+  // a budget of kappa u n >= 1% relative error could not catch a wrong kernel: such a case is a
+  // defect of the test's generator, not a pass
+  ASSERT_LT(kappa * double(T) * unit_roundoff(Precision::f32), 1e-2) << "vacuous u-solve case: kappa " << kappa << ", " << str(c);
+  ::testing::Test::RecordProperty("kappa_" + std::to_string(c.T) + "_" + std::to_string(key_scale), std::to_string(kappa));
+  EXPECT_EQ(j.pass, expect_pass) << "u-solve keys x" << key_scale << " " << str(c) << ": " << j.detail << " worst " << j.kernel.worst_index;
 }
 
 }  // namespace recall::gpu::testing

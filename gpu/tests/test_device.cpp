@@ -35,6 +35,13 @@ void dev_sm(const SeqDims& d, const SmPtrs<float>& p, float scale, int) {
   softmax_attention_tiled(a);
 }
 
+void dev_us(const SeqDims& d, const UsPtrs<float>& p, float inv_tau, int) {
+  USolveArgs a;
+  a.B = int(d.B), a.H = int(d.H), a.T = int(d.T), a.dk = d.dk, a.dv = d.dv, a.chunk = d.C;
+  a.k = p.k, a.v = p.v, a.beta = p.beta, a.u = p.u, a.tau = 1.0f / inv_tau;
+  u_solve_chunked(a);
+}
+
 TEST(GpuDevice, SmokeKernelRoundTrip) {
   RECALL_NEED_DEVICE();
   EXPECT_EQ(smoke_test(1000003), 0);
@@ -58,6 +65,13 @@ TEST(GpuDevice, TiledSoftmaxMatchesReference) {
   for (const Case& c : kCases) {
     check_softmax(c, 1.0f / std::sqrt(float(c.dk)), dev_sm);
     check_softmax(c, 60.0f, dev_sm);
+  }
+}
+TEST(GpuDevice, USolveMatchesForwardSubstitution) {
+  RECALL_NEED_DEVICE();
+  for (const Case& c : kCases) {
+    check_u_solve(c, 0.3, dev_us);
+    check_u_solve(c, 0.6, dev_us);
   }
 }
 TEST(GpuDevice, HalfAndBfloatInputsRunAndStayFinite) {

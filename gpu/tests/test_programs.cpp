@@ -14,6 +14,26 @@ void emu_sm(const SeqDims& d, const SmPtrs<float>& p, float scale, int threads) 
   emulate_softmax(d, p, scale, plan_softmax(d, d.C, kSmem), threads);
 }
 
+void emu_us(const SeqDims& d, const UsPtrs<float>& p, float inv_tau, int threads) {
+  emulate_u_solve(d, p, inv_tau, plan_u_solve(d, d.C, kSmem), threads);
+}
+
+TEST(GpuPrograms, USolveMatchesForwardSubstitution) {
+  for (const Case& c : kCases) {
+    check_u_solve(c, 0.3, emu_us);  // well-conditioned
+    check_u_solve(c, 0.6, emu_us);  // larger kernel entries: kappa grows, judged with kappa u n
+  }
+}
+TEST(GpuPrograms, BudgetRejectsAWrongUSolveProgram) {
+  // the blocked solve with the block coupling dropped for the last chunk's first row
+  auto wrong = [](const SeqDims& d, const UsPtrs<float>& p, float inv_tau, int threads) {
+    emu_us(d, p, inv_tau, threads);
+    std::vector<float> v(p.v, p.v + d.B * d.H * d.T * d.dv);
+    for (i64 e = 0; e < d.dv; ++e) p.u[row_offset(0, d.T, d.T - 1, d.dv) + e] = v[row_offset(0, d.T, d.T - 1, d.dv) + e];
+  };
+  for (const Case& c : kCases)
+    if (c.T > 1) check_u_solve(c, 0.3, wrong, /*expect_pass=*/false);
+}
 TEST(GpuPrograms, LinearAttentionMatchesReference) {
   for (const Case& c : kCases) check_linear_attention("linear_attention", c, GateKind::uniform, emu_la);
 }

@@ -49,4 +49,15 @@ inline void emulate_softmax(const SeqDims& d, const SmPtrs<float>& p, float scal
   }
 }
 
+inline void emulate_u_solve(const SeqDims& d, const UsPtrs<float>& p, float inv_tau, const LaunchPlan& plan, int threads = 0) {
+  SeqDims dc = d;
+  dc.C = plan.C;
+  HostCtx ctx{threads ? threads : plan.threads};
+  std::vector<float> sm(plan.smem_bytes / sizeof(float));
+  for (i64 blk = 0; blk < plan.grid; ++blk) {
+    sm.assign(sm.size(), std::numeric_limits<float>::quiet_NaN());
+    u_solve_program(ctx, sm.data(), dc, inv_tau, p, blk);
+  }
+}
+
 }  // namespace recall::gpu

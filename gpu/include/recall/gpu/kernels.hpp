@@ -52,9 +52,25 @@ struct SoftmaxArgs {
 };
 void softmax_attention_tiled(const SoftmaxArgs& a, Storage in = Storage::f32);
 
+// DeltaFormer u-solve (A000-DELTAFORMER-U): u_t = v_t - beta_t sum_{i<t} exp(k_i . k_t / tau) u_i,
+// blocked forward substitution (earlier chunks enter as GEMM-like updates). The unnormalised
+// exponential kernel makes ||u|| grow fast (spec hazard): fp32 overflows where the system's
+// condition number does; the caller judges with kappa u n.
+struct USolveArgs {
+  int B = 1, H = 1, T = 0, dk = 0, dv = 0;
+  const float* k = nullptr;     // [B,H,T,dk]
+  const float* v = nullptr;     // [B,H,T,dv]
+  const float* beta = nullptr;  // [B,H,T] or null (beta = 1)
+  float* u = nullptr;           // [B,H,T,dv]
+  float tau = 1.0f;
+  int chunk = 64;
+};
+void u_solve_chunked(const USolveArgs& a, Storage in = Storage::f32);
+
 // Device-pointer launches (inputs already in the storage type `In` on the device).
 template <class In> void launch_linear_attention(const SeqDims& d, const LaPtrs<In>& p, const LaunchPlan& plan, void* stream);
 template <class In> void launch_delta_rule(const SeqDims& d, const DrPtrs<In>& p, const LaunchPlan& plan, void* stream);
+template <class In> void launch_u_solve(const SeqDims& d, const UsPtrs<In>& p, float inv_tau, const LaunchPlan& plan, void* stream);
 template <class In>
 void launch_softmax(const SeqDims& d, const SmPtrs<In>& p, float scale, const LaunchPlan& plan, void* stream);
 

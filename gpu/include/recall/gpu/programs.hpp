@@ -334,6 +334,69 @@ RECALL_HD inline void sm_store(int tid, int nt, const float* sm, const SmLayout&
 }
 
 // ---------------------------------------------------------------------------------------------
+// DeltaFormer u-solve (A000-DELTAFORMER-U, blocked forward substitution) and read-out:
+//   u_t = v_t - beta_t sum_{i<t} kappa(k_i, k_t) u_i,   o_t = sum_{i<=t} kappa(k_i, q_t) u_i,
+// kappa(x, y) = exp(x . y / tau) (beta = 1 when null). One block per head walks the chunks in
+// order: the chunk's right-hand side V_c loses A_{c,p} U_p for every earlier chunk p (U_p read back
+// from the output), then the chunk's own unit-lower-triangular system is solved by substitution,
+// one value column per work item. Shared (floats): Kc[C*dk] Uc[C*dv] Kp[C*dk] Up[C*dv] A[C*C] beta[C].
+// ---------------------------------------------------------------------------------------------
+struct UsLayout {
+  int dk, dv, C;
+  RECALL_HD std::size_t Kc() const { return 0; }
+  RECALL_HD std::size_t Uc() const { return Kc() + std::size_t(C) * dk; }
+  RECALL_HD std::size_t Kp() const { return Uc() + std::size_t(C) * dv; }
+  RECALL_HD std::size_t Up() const { return Kp() + std::size_t(C) * dk; }
+  RECALL_HD std::size_t A() const { return Up() + std::size_t(C) * dv; }
+  RECALL_HD std::size_t beta() const { return A() + std::size_t(C) * C; }
+  RECALL_HD std::size_t floats() const { return beta() + C; }
+};
+template <class In> struct UsPtrs {
+  const In* k;
+  const In* v;
+  const float* beta;  // [B,H,T] or null
+  float* u;           // [B,H,T,dv]
+};
+
+RECALL_HD inline void us_load_rows(int tid, int nt, float* dst, const float* src, i64 off, int n, int width) {
+  for (i64 e = tid; e < i64(n) * width; e += nt) dst[e] = src[off + e];
+}
+template <class In> RECALL_HD void us_load_in(int tid, int nt, float* dst, const In* src, i64 off, int n, int width) {
+  for (i64 e = tid; e < i64(n) * width; e += nt) dst[e] = to_f32(src[off + e]);
+}
+// A[t][i] = beta_t exp(k_t . kp_i / tau) for the rows t < n of the chunk and i < np of block p;
+// within the chunk itself (same = true) only i < t.
+RECALL_HD inline void us_coeffs(int tid, int nt, float* sm, const UsLayout& L, int n, int np, bool same, float inv_tau) {
+  const float *Kc = sm + L.Kc(), *Kp = same ? sm + L.Kc() : sm + L.Kp(), *beta = sm + L.beta();
+  float* A = sm + L.A();
+  for (int e = tid; e < n * L.C; e += nt) {
+    const int t = e / L.C, i = e % L.C;
+    const bool in = same ? i < t : i < np;
+    A[e] = in ? beta[t] * f32_exp(inv_tau * dotf(Kc + t * L.dk, Kp + i * L.dk, L.dk)) : 0.0f;
+  }
+}
+RECALL_HD inline void us_subtract(int tid, int nt, float* sm, const UsLayout& L, int n, int np) {
+  const float *A = sm + L.A(), *Up = sm + L.Up();
+  float* Uc = sm + L.Uc();
+  for (int e = tid; e < n * L.dv; e += nt) {
+    const int t = e / L.dv, j = e % L.dv;
+    float acc = Uc[e];
+    for (int i = 0; i < np; ++i) acc -= A[t * L.C + i] * Up[i * L.dv + j];
+    Uc[e] = acc;
+  }
+}
+RECALL_HD inline void us_solve(int tid, int nt, float* sm, const UsLayout& L, int n) {
+  const float* A = sm + L.A();
+  float* Uc = sm + L.Uc();
+  for (int j = tid; j < L.dv; j += nt)
+    for (int t = 1; t < n; ++t) {
+      float acc = Uc[t * L.dv + j];
+      for (int i = 0; i < t; ++i) acc -= A[t * L.C + i] * Uc[i * L.dv + j];
+      Uc[t * L.dv + j] = acc;
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
 // Whole block programs. Ctx::phase(f) runs f(tid, nt) for every thread of the block and then
 // synchronises (device: each thread calls f once, then __syncthreads(); host: a loop over tid).
 // ---------------------------------------------------------------------------------------------
@@ -382,6 +445,35 @@ RECALL_HD void delta_rule_program(Ctx& ctx, float* sm, const SeqDims& d, const D
   ctx.phase([&](int tid, int nt) { state_store(tid, nt, sm + L.S(), d.dk, d.dv, p.s_final, bh); });
 }
 
+#if defined(__CUDACC__)
+#pragma nv_exec_check_disable
+#endif
+template <class Ctx, class In>
+RECALL_HD void u_solve_program(Ctx& ctx, float* sm, const SeqDims& d, float inv_tau, const UsPtrs<In>& p, i64 bh) {
+  const UsLayout L{d.dk, d.dv, d.C};
+  for (i64 c0 = 0; c0 < d.T; c0 += d.C) {
+    const int n = int((d.T - c0) < d.C ? (d.T - c0) : d.C);
+    ctx.phase([&](int tid, int nt) {
+      us_load_in(tid, nt, sm + L.Kc(), p.k, row_offset(bh, d.T, c0, d.dk), n, d.dk);
+      us_load_in(tid, nt, sm + L.Uc(), p.v, row_offset(bh, d.T, c0, d.dv), n, d.dv);
+      for (int t = tid; t < n; t += nt) sm[L.beta() + t] = p.beta ? p.beta[row_offset(bh, d.T, c0 + t, 1)] : 1.0f;
+    });
+    for (i64 p0 = 0; p0 < c0; p0 += d.C) {  // earlier chunks are always full
+      ctx.phase([&](int tid, int nt) {
+        us_load_in(tid, nt, sm + L.Kp(), p.k, row_offset(bh, d.T, p0, d.dk), d.C, d.dk);
+        us_load_rows(tid, nt, sm + L.Up(), p.u, row_offset(bh, d.T, p0, d.dv), d.C, d.dv);
+      });
+      ctx.phase([&](int tid, int nt) { us_coeffs(tid, nt, sm, L, n, d.C, false, inv_tau); });
+      ctx.phase([&](int tid, int nt) { us_subtract(tid, nt, sm, L, n, d.C); });
+    }
+    ctx.phase([&](int tid, int nt) { us_coeffs(tid, nt, sm, L, n, n, true, inv_tau); });
+    ctx.phase([&](int tid, int nt) { us_solve(tid, nt, sm, L, n); });
+    ctx.phase([&](int tid, int nt) {
+      for (i64 e = tid; e < i64(n) * d.dv; e += nt) p.u[row_offset(bh, d.T, c0, d.dv) + e] = sm[L.Uc() + e];
+    });
+  }
+}
+
 // Block `blk` of the softmax grid: head blk / tiles, query tile blk % tiles.
 #if defined(__CUDACC__)
 #pragma nv_exec_check_disable
@@ -414,5 +506,6 @@ struct LaunchPlan {
 LaunchPlan plan_linear_attention(const SeqDims& d, int c_max, std::size_t smem_limit);
 LaunchPlan plan_delta_rule(const SeqDims& d, int c_max, std::size_t smem_limit);
 LaunchPlan plan_softmax(const SeqDims& d, int b_max, std::size_t smem_limit);
+LaunchPlan plan_u_solve(const SeqDims& d, int c_max, std::size_t smem_limit);
 
 }  // namespace recall::gpu
