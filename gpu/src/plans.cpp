@@ -18,51 +18,38 @@ void check(const SeqDims& d, const char* who) {
 }
 }  // namespace
 
+// Largest power-of-two halving of c_max whose layout fits; `make(C)` gives {floats, threads, grid}.
+template <class Make> LaunchPlan fit(const SeqDims& d, int c_max, std::size_t smem_limit, const char* who, Make&& make) {
+  check(d, who);
+  if (c_max < 1) throw std::invalid_argument(std::string(who) + ": chunk/tile must be >= 1");
+  for (int C = c_max; C >= 1; C /= 2) {
+    LaunchPlan p = make(C);
+    if (p.smem_bytes <= smem_limit) return p;
+  }
+  throw std::invalid_argument(std::string(who) + ": dk = " + std::to_string(d.dk) + ", dv = " + std::to_string(d.dv) +
+                              " do not fit the shared memory of one block (" + std::to_string(smem_limit) +
+                              " bytes) even with chunk 1");
+}
+
 LaunchPlan plan_linear_attention(const SeqDims& d, int c_max, std::size_t smem_limit) {
-  check(d, "plan_linear_attention");
-  if (c_max < 1) throw std::invalid_argument("plan_linear_attention: chunk must be >= 1");
-  for (int C = c_max; C >= 1; C /= 2) {
-    const std::size_t bytes = LaLayout{d.dk, d.dv, C}.floats() * sizeof(float);
-    if (bytes <= smem_limit) return LaunchPlan{d.B * d.H, threads_for(i64(d.dv) * d.dk), bytes, C, 0, 0};
-  }
-  throw std::invalid_argument("plan_linear_attention: the state dv x dk = " + std::to_string(d.dv) + " x " + std::to_string(d.dk) +
-                              " does not fit the shared memory of one block (" + std::to_string(smem_limit) + " bytes)");
+  return fit(d, c_max, smem_limit, "plan_linear_attention", [&](int C) {
+    return LaunchPlan{d.B * d.H, threads_for(i64(d.dv) * d.dk), LaLayout{d.dk, d.dv, C}.floats() * sizeof(float), C, 0, 0};
+  });
 }
-
 LaunchPlan plan_delta_rule(const SeqDims& d, int c_max, std::size_t smem_limit) {
-  check(d, "plan_delta_rule");
-  if (c_max < 1) throw std::invalid_argument("plan_delta_rule: chunk must be >= 1");
-  for (int C = c_max; C >= 1; C /= 2) {
-    const std::size_t bytes = DrLayout{d.dk, d.dv, C}.floats() * sizeof(float);
-    if (bytes <= smem_limit) return LaunchPlan{d.B * d.H, threads_for(i64(d.dv) * d.dk), bytes, C, 0, 0};
-  }
-  throw std::invalid_argument("plan_delta_rule: the state dv x dk = " + std::to_string(d.dv) + " x " + std::to_string(d.dk) +
-                              " does not fit the shared memory of one block (" + std::to_string(smem_limit) + " bytes)");
+  return fit(d, c_max, smem_limit, "plan_delta_rule", [&](int C) {
+    return LaunchPlan{d.B * d.H, threads_for(i64(d.dv) * d.dk), DrLayout{d.dk, d.dv, C}.floats() * sizeof(float), C, 0, 0};
+  });
 }
-
 LaunchPlan plan_softmax(const SeqDims& d, int b_max, std::size_t smem_limit) {
-  check(d, "plan_softmax");
-  if (b_max < 1) throw std::invalid_argument("plan_softmax: tile must be >= 1");
-  for (int b = b_max; b >= 1; b /= 2) {
-    const std::size_t bytes = SmLayout{d.dk, d.dv, b, b}.floats() * sizeof(float);
-    if (bytes <= smem_limit) {
-      const i64 tiles = (d.T + b - 1) / b;
-      return LaunchPlan{d.B * d.H * tiles, threads_for(b), bytes, 0, b, b};
-    }
-  }
-  throw std::invalid_argument("plan_softmax: one query row and key of widths dk = " + std::to_string(d.dk) + ", dv = " +
-                              std::to_string(d.dv) + " do not fit the shared memory of one block");
+  return fit(d, b_max, smem_limit, "plan_softmax", [&](int b) {
+    return LaunchPlan{d.B * d.H * ((d.T + b - 1) / b), threads_for(b), SmLayout{d.dk, d.dv, b, b}.floats() * sizeof(float), 0, b, b};
+  });
 }
-
 LaunchPlan plan_u_solve(const SeqDims& d, int c_max, std::size_t smem_limit) {
-  check(d, "plan_u_solve");
-  if (c_max < 1) throw std::invalid_argument("plan_u_solve: chunk must be >= 1");
-  for (int C = c_max; C >= 1; C /= 2) {
-    const std::size_t bytes = UsLayout{d.dk, d.dv, C}.floats() * sizeof(float);
-    if (bytes <= smem_limit) return LaunchPlan{d.B * d.H, threads_for(i64(C) * d.dv), bytes, C, 0, 0};
-  }
-  throw std::invalid_argument("plan_u_solve: one row of widths dk = " + std::to_string(d.dk) + ", dv = " + std::to_string(d.dv) +
-                              " does not fit the shared memory of one block");
+  return fit(d, c_max, smem_limit, "plan_u_solve", [&](int C) {
+    return LaunchPlan{d.B * d.H, threads_for(i64(C) * d.dv), UsLayout{d.dk, d.dv, C}.floats() * sizeof(float), C, 0, 0};
+  });
 }
 
 SeqDims checked_dims(int B, int H, int T, int dk, int dv, int chunk, const void* q, const void* k, const void* v, const void* o,

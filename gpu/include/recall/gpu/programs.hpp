@@ -60,8 +60,8 @@ struct SeqDims {
 //   load   Q,K,V,lg (lg = 0 when ungated)
 //   gates  b[t] = sum_{j<=t} lg[j] (chunk-local), w[i] = exp(sum_{j=i+1}^{n-1} lg[j])
 //   scores P[t][i] = (q_t . k_i) exp(sum_{j=i+1}^{t} lg[j]) for i <= t, else 0
-//   output o[t][:] = exp(b[t]) S q_t + sum_{i<=t} P[t][i] v_i
-//   state  S = exp(b[n-1]) S + sum_i w[i] v_i k_i^T
+//   output o[t][:] = exp(b[t]) S q_t + sum_{i<=t} P[t][i] v_i          (chunk_output)
+//   state  S = exp(b[n-1]) S + sum_i w[i] v_i k_i^T                    (chunk_state)
 // ---------------------------------------------------------------------------------------------
 struct LaLayout {
   int dk, dv, C;
@@ -139,24 +139,24 @@ RECALL_HD inline void la_scores(int tid, int nt, float* sm, const LaLayout& L, i
     P[e] = (i <= t && i < n) ? dotf(Q + t * L.dk, K + i * L.dk, L.dk) * seg_decay(lg, i, t) : 0.0f;
   }
 }
-RECALL_HD inline void la_output(int tid, int nt, const float* sm, const LaLayout& L, int n, float* o, const SeqDims& d, i64 bh,
-                                i64 c0) {
-  const float *S = sm + L.S(), *Q = sm + L.Q(), *V = sm + L.V(), *P = sm + L.P(), *b = sm + L.b();
-  for (int e = tid; e < n * L.dv; e += nt) {
-    const int t = e / L.dv, j = e % L.dv;
-    float acc = f32_exp(b[t]) * dotf(S + i64(j) * L.dk, Q + t * L.dk, L.dk);
-    for (int i = 0; i <= t; ++i) acc += P[t * L.C + i] * V[i * L.dv + j];
+// o[t][:] = exp(b[t]) S q_t + sum_{i<=t} P[t][i] X[i][:]   (X = V for linear attention, Delta for the delta rule)
+RECALL_HD inline void chunk_output(int tid, int nt, const float* S, const float* Q, const float* X, const float* P, const float* b,
+                                   int C, int dk, int dv, int n, float* o, const SeqDims& d, i64 bh, i64 c0) {
+  for (int e = tid; e < n * dv; e += nt) {
+    const int t = e / dv, j = e % dv;
+    float acc = f32_exp(b[t]) * dotf(S + i64(j) * dk, Q + t * dk, dk);
+    for (int i = 0; i <= t; ++i) acc += P[t * C + i] * X[i * dv + j];
     o[row_offset(bh, d.T, c0 + t, d.dv) + j] = acc;
   }
 }
-RECALL_HD inline void la_state(int tid, int nt, float* sm, const LaLayout& L, int n) {
-  float* S = sm + L.S();
-  const float *K = sm + L.K(), *V = sm + L.V(), *b = sm + L.b(), *w = sm + L.w();
+// S = exp(b[n-1]) S + sum_i w[i] X[i] k_i^T
+RECALL_HD inline void chunk_state(int tid, int nt, float* S, const float* K, const float* X, const float* b, const float* w, int dk,
+                                  int dv, int n) {
   const float an = f32_exp(b[n - 1]);
-  for (i64 e = tid; e < i64(L.dv) * L.dk; e += nt) {
-    const int j = int(e / L.dk), c = int(e % L.dk);
+  for (i64 e = tid; e < i64(dv) * dk; e += nt) {
+    const int j = int(e / dk), c = int(e % dk);
     float acc = an * S[e];
-    for (int i = 0; i < n; ++i) acc += w[i] * V[i * L.dv + j] * K[i * L.dk + c];
+    for (int i = 0; i < n; ++i) acc += w[i] * X[i * dv + j] * K[i * dk + c];
     S[e] = acc;
   }
 }
@@ -231,28 +231,6 @@ RECALL_HD inline void dr_solve(int tid, int nt, float* sm, const DrLayout& L, in
       D[t * L.dv + j] = acc;
     }
 }
-RECALL_HD inline void dr_output(int tid, int nt, const float* sm, const DrLayout& L, int n, float* o, const SeqDims& d, i64 bh,
-                                i64 c0) {
-  const float *S = sm + L.S(), *Q = sm + L.Q(), *D = sm + L.D(), *P = sm + L.P(), *b = sm + L.b();
-  for (int e = tid; e < n * L.dv; e += nt) {
-    const int t = e / L.dv, j = e % L.dv;
-    float acc = f32_exp(b[t]) * dotf(S + i64(j) * L.dk, Q + t * L.dk, L.dk);
-    for (int i = 0; i <= t; ++i) acc += P[t * L.C + i] * D[i * L.dv + j];
-    o[row_offset(bh, d.T, c0 + t, d.dv) + j] = acc;
-  }
-}
-RECALL_HD inline void dr_state(int tid, int nt, float* sm, const DrLayout& L, int n) {
-  float* S = sm + L.S();
-  const float *K = sm + L.K(), *D = sm + L.D(), *b = sm + L.b(), *w = sm + L.w();
-  const float an = f32_exp(b[n - 1]);
-  for (i64 e = tid; e < i64(L.dv) * L.dk; e += nt) {
-    const int j = int(e / L.dk), c = int(e % L.dk);
-    float acc = an * S[e];
-    for (int i = 0; i < n; ++i) acc += w[i] * D[i * L.dv + j] * K[i * L.dk + c];
-    S[e] = acc;
-  }
-}
-
 // ---------------------------------------------------------------------------------------------
 // Tiled causal softmax attention with the online (running max / running sum) normaliser:
 // o_t = sum_{i<=t} exp(s_ti - m_t) v_i / sum_{i<=t} exp(s_ti - m_t), s_ti = scale q_t . k_i.
@@ -414,8 +392,10 @@ RECALL_HD void linear_attention_program(Ctx& ctx, float* sm, const SeqDims& d, c
     });
     ctx.phase([&](int tid, int nt) { chunk_gates(tid, nt, sm + L.lg(), sm + L.b(), sm + L.w(), n); });
     ctx.phase([&](int tid, int nt) { la_scores(tid, nt, sm, L, n); });
-    ctx.phase([&](int tid, int nt) { la_output(tid, nt, sm, L, n, p.o, d, bh, c0); });
-    ctx.phase([&](int tid, int nt) { la_state(tid, nt, sm, L, n); });
+    ctx.phase([&](int tid, int nt) {
+      chunk_output(tid, nt, sm + L.S(), sm + L.Q(), sm + L.V(), sm + L.P(), sm + L.b(), L.C, L.dk, L.dv, n, p.o, d, bh, c0);
+    });
+    ctx.phase([&](int tid, int nt) { chunk_state(tid, nt, sm + L.S(), sm + L.K(), sm + L.V(), sm + L.b(), sm + L.w(), L.dk, L.dv, n); });
   }
   ctx.phase([&](int tid, int nt) { state_store(tid, nt, sm + L.S(), d.dk, d.dv, p.s_final, bh); });
 }
@@ -439,8 +419,10 @@ RECALL_HD void delta_rule_program(Ctx& ctx, float* sm, const SeqDims& d, const D
       dr_rhs(tid, nt, sm, L, n);
     });
     ctx.phase([&](int tid, int nt) { dr_solve(tid, nt, sm, L, n); });
-    ctx.phase([&](int tid, int nt) { dr_output(tid, nt, sm, L, n, p.o, d, bh, c0); });
-    ctx.phase([&](int tid, int nt) { dr_state(tid, nt, sm, L, n); });
+    ctx.phase([&](int tid, int nt) {
+      chunk_output(tid, nt, sm + L.S(), sm + L.Q(), sm + L.D(), sm + L.P(), sm + L.b(), L.C, L.dk, L.dv, n, p.o, d, bh, c0);
+    });
+    ctx.phase([&](int tid, int nt) { chunk_state(tid, nt, sm + L.S(), sm + L.K(), sm + L.D(), sm + L.b(), sm + L.w(), L.dk, L.dv, n); });
   }
   ctx.phase([&](int tid, int nt) { state_store(tid, nt, sm + L.S(), d.dk, d.dv, p.s_final, bh); });
 }
