@@ -169,7 +169,8 @@ double lg_cond(const DM& Ld, unsigned digits = 60) {
 // spectral norm by power iteration on A^T A (double; reported figures only)
 double norm2(const DM& A) {
   if (A.rows == 0 || A.cols == 0) return 0;
-  std::vector<double> x(A.cols, 1.0), y(A.rows);
+  std::vector<double> x(A.cols), y(A.rows);
+  for (std::size_t j = 0; j < A.cols; ++j) x[j] = 1.0 + 0.37 * std::sin(1.0 + double(j));  // not orthogonal to typical rows
   double s = 0;
   for (int it = 0; it < 200; ++it) {
     for (std::size_t i = 0; i < A.rows; ++i) {
@@ -447,7 +448,7 @@ long double round_bits(long double x, int p) {
 }
 ClaimResult check_exp_trunc(const CheckConfig& cfg) {
   const std::uint64_t cs = tag_seed(cfg.seed, "A000-EXP-TRUNC");
-  const std::size_t n = cfg.quick ? 20000 : 1000000;
+  const std::size_t n = cfg.quick ? 5000 : 1000000;
   struct Dt { const char* name; int p; };
   const Dt dts[3] = {{"bf16", 8}, {"fp16", 11}, {"fp32", 24}};
   ClaimResult res;
@@ -470,20 +471,24 @@ ClaimResult check_exp_trunc(const CheckConfig& cfg) {
       xmax = std::max(xmax, std::fabs(x));
     }
     ++inst;
-    for (const Dt& dt : dts) {
-      int Mstar = -1;
-      for (int M = 0; M <= 40 && Mstar < 0; ++M) {
-        std::size_t ok = 0;
-        for (long double x : xs) {
-          long double sum = 0, term = 1;
-          for (int m = 0; m <= M; ++m) {
-            if (m > 0) term = term * x / m;
-            sum += term;
-          }
-          if (round_bits(sum, dt.p) == round_bits(std::exp(x), dt.p)) ++ok;
-        }
-        if (ok * 1000 >= 999 * xs.size()) Mstar = M;
+    const int Mmax = 40;
+    std::vector<std::vector<std::size_t>> ok(3, std::vector<std::size_t>(Mmax + 1, 0));
+    for (long double x : xs) {
+      long double ex[3];
+      for (int di = 0; di < 3; ++di) ex[di] = round_bits(std::exp(x), dts[di].p);
+      long double sum = 0, term = 1;
+      for (int M = 0; M <= Mmax; ++M) {
+        if (M > 0) term = term * x / M;
+        sum += term;
+        for (int di = 0; di < 3; ++di)
+          if (round_bits(sum, dts[di].p) == ex[di]) ++ok[di][M];
       }
+    }
+    for (int di = 0; di < 3; ++di) {
+      const Dt& dt = dts[di];
+      int Mstar = -1;
+      for (int M = 0; M <= Mmax && Mstar < 0; ++M)
+        if (ok[di][M] * 1000 >= 999 * xs.size()) Mstar = M;
       perdt[dt.name].push_back(Mstar);
       e.extra.emplace_back(std::string(dt.name) + " d=" + std::to_string(d), "M*=" + std::to_string(Mstar) + " (max |x| " + fmt(static_cast<double>(xmax)) + ")");
     }
@@ -592,7 +597,7 @@ mp_t exp_taylor(const mp_t& a, int M) {
 struct PhiCase {
   std::string name;
   ref::FeatureMap f;
-  double key_scale;                                          // keys fed to phi are K * key_scale
+  double key_scale_sq;                                       // keys fed to phi are K * sqrt(key_scale_sq) (in mp)
   std::function<mp_t(const mp_t&)> kappa;                     // kernel on a = x^T y (original keys)
 };
 std::vector<PhiCase> phi_cases() {
@@ -603,7 +608,7 @@ std::vector<PhiCase> phi_cases() {
   ref::FeatureMap p2;
   p2.kind = ref::FeatureMapKind::poly;
   p2.order = 2;  // phi(x) = x⊗x / 2 = (x/sqrt2)⊗(x/sqrt2)
-  v.push_back({"x⊗x/2", p2, 1.0 / std::sqrt(2.0), [](const mp_t& a) { return mp_t(a * a / 4); }});
+  v.push_back({"x⊗x/2", p2, 0.5, [](const mp_t& a) { return mp_t(a * a / 4); }});
   ref::FeatureMap et;
   et.kind = ref::FeatureMapKind::exp_trunc;
   et.order = 3;
@@ -649,7 +654,7 @@ ClaimResult check_deltaformer_equiv(const CheckConfig& cfg) {
           ic.add("T=" + std::to_string(T) + " phi=" + pc.name + " keys " + keys_name(kk) + " scale " + fmt(ks), [&](unsigned dg) {
             MpDigitsScope sc(dg + static_cast<unsigned>(std::ceil(lgrow)));
             const MM k = to_mp(K), q = to_mp(Q), v = to_mp(V);
-            const mp_t s(pc.key_scale);
+            const mp_t s = boost::multiprecision::sqrt(mp_t(pc.key_scale_sq));
             const auto fr = ref::feature_delta_rule(pc.f, scaled(k, s), scaled(q, s), v, {}, {}, true);
             // u-form with the closed-form kernel
             MM L(T, T), M(T, T);
@@ -1193,7 +1198,7 @@ ClaimResult check_chunked_gen(const CheckConfig& cfg) {
   return ic.result(cfg, "T in " + sizes_str(Ts) + ", C in {1,3,8,T}, w != k, gates U(0,1.5), kernels linear/exp(sqrt d)/relu/round");
 }
 
-// random integer strictly lower C x C with entries in {-1,0,1} (density 1/2) and the digits that keep
+// random integer strictly lower C x C with entries in {-1,0,1} (density 2/5, subdiagonal +-1) and the digits that keep
 // every product of Eqs. 98-100 exact: 30 + log10 of (1 + ||A||_inf)^(2^(m+1))
 DM int_strict_lower(Rng& g, std::size_t C) {
   std::uniform_int_distribution<int> U(-2, 2);
@@ -1203,6 +1208,8 @@ DM int_strict_lower(Rng& g, std::size_t C) {
       const int x = U(g);
       A(i, j) = x == 2 ? 1 : x == -2 ? -1 : 0;
     }
+  // a nonzero subdiagonal makes A^{C-1} != 0 (nilpotency index exactly C), so no power vanishes early
+  for (std::size_t i = 1; i < C; ++i) A(i, i - 1) = (g() & 1) ? 1 : -1;
   return A;
 }
 unsigned exact_digits(const DM& A, unsigned base) {
@@ -1260,7 +1267,7 @@ ClaimResult check_triinv(const CheckConfig& cfg) {
       floor_fail += (floor_fail.empty() ? "" : ", ") + std::string("C=") + std::to_string(C) + ": max|(I+A)X-I|=" + fmt(to_d(res));
     }
   }
-  auto r = ic.result(cfg, "C in " + sizes_str(Cs) + ", integer A in {-1,0,1} (density 1/2), digits = 30 + log10 bound of the products");
+  auto r = ic.result(cfg, "C in " + sizes_str(Cs) + ", integer A in {-1,0,1} (density 2/5, subdiagonal +-1), digits = 30 + log10 bound of the products");
   r.evidence.extra.emplace_back("m = floor(log2 C) for non-powers of two", floor_fail);
   // (b) accuracy in fp64 vs 50-digit inverse
   {
@@ -1561,7 +1568,8 @@ ClaimResult check_perturb(const CheckConfig& cfg) {
   for (bool ill : {false, true})
     for (const PertInst& p : pert_instances(cs + ill, Ts, ill)) {
       const double lc = lg_cond(p.L1);
-      const unsigned base = digits_for(cfg.digits, lc + 15);
+      // the true change at ||D|| = 1e-12 cancels 12 digits and the solve loses log10 cond: raise the digits by both
+      const unsigned base = cfg.digits + static_cast<unsigned>(std::ceil(std::max(0.0, lc))) + 12;
       Rng g(mix(cs, std::hash<std::string>{}(p.name) + ill));
       std::vector<std::pair<std::string, DM>> dirs;
       dirs.push_back({"strict random", random_lower(g, p.L1.rows, true)});
@@ -1571,9 +1579,19 @@ ClaimResult check_perturb(const CheckConfig& cfg) {
         const MM Ai = unit_lower_inverse(to_mp(p.L1));
         dirs.push_back({"aligned entry", aligned_entry(Ai, ref::matmul(Ai, to_mp(p.V)), true)});
       }
+      double nAi_d;  // ||A1^{-1}||_inf: sizes above 1/||A1^{-1}|| are outside the claim's range (A1 + D may be singular)
+      {
+        MpDigitsScope sc(base);
+        nAi_d = to_d(norm_inf(unit_lower_inverse(to_mp(p.L1))));
+      }
+      const std::vector<double> epss = cfg.quick ? std::vector<double>{1e-3, 1e-12, -1.0} : std::vector<double>{1e-3, 1e-6, 1e-9, 1e-12, -1.0};
       for (const auto& [dn, R] : dirs)
-        for (double eps : {1e-3, 1e-6, 1e-9, 1e-12, -1.0}) {  // -1: ||D|| = 0.9 / ||A^{-1}||
+        for (double eps : epss) {  // -1: ||D|| = 0.9 / ||A^{-1}||
           const std::string desc = p.name + " dir " + dn + " eps " + (eps < 0 ? std::string("0.9/||A^-1||") : fmt(eps));
+          if (eps > 0 && eps * nAi_d >= 1) {
+            ic.exclude(desc, "||D|| >= 1/||A1^{-1}||_inf = " + fmt(1 / nAi_d));
+            continue;
+          }
           ic.add(desc, [&, eps](unsigned dg) {
             MpDigitsScope sc(base + (dg - cfg.digits));
             const MM L = to_mp(p.L1), V = to_mp(p.V);
@@ -1621,7 +1639,7 @@ ClaimResult check_perturb(const CheckConfig& cfg) {
               ++n2;
               if (r2 <= 1) ++n2ok;
               if (r2 > max_r2) { max_r2 = r2; at_r2 = desc; }
-              if (eps > 0 && eps <= 1e-9 && nf > 0) worst_approx = std::max(worst_approx, std::fabs(to_d(nc / nf) - 1));
+              if (eps > 0 && eps * nAi_d <= 1e-6 && nf > 0) worst_approx = std::max(worst_approx, std::fabs(to_d(nc / nf) - 1));
               const mp_t amp = (nc / norm_inf(U)) / (norm_inf(D) / norm_inf(A));
               if (to_d(amp) > max_amp) { max_amp = to_d(amp); cond_at_amp = lc; }
             }
@@ -1630,11 +1648,11 @@ ClaimResult check_perturb(const CheckConfig& cfg) {
         }
     }
   auto r = ic.result(cfg, "T in " + sizes_str(Ts) + ", kernels round/linear/relu/exp/softmax, Gaussian and near-parallel (x1.5) keys, "
-                          "directions strict/dense/aligned, ||D|| in {1e-3..1e-12, 0.9/||A^-1||}; digits >= log10 cond + 45");
+                          "directions strict/dense/aligned, ||D|| in {1e-3..1e-12, 0.9/||A^-1||}; working digits P + ceil(log10 cond) + 12");
   r.evidence.extra.emplace_back("reading 1 (first-order term <= bound): max ratio", fmt(max_r1));
   r.evidence.extra.emplace_back("reading 2 (true change <= bound): max ratio, fraction satisfied",
                                 fmt(max_r2) + " at " + at_r2 + "; " + std::to_string(n2ok) + "/" + std::to_string(n2));
-  r.evidence.extra.emplace_back("'approx': max |true/first - 1| for ||D|| <= 1e-9", fmt(worst_approx));
+  r.evidence.extra.emplace_back("'approx': max |true/first - 1| where ||D|| ||A1^-1|| <= 1e-6", fmt(worst_approx));
   r.evidence.extra.emplace_back("max measured amplification (rel. change U)/(rel. size D) vs log10 cond_inf(A1) there",
                                 fmt(max_amp) + " vs " + fmt(cond_at_amp));
   return r;
