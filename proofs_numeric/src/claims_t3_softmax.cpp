@@ -752,7 +752,7 @@ ClaimResult check_unnorm_approx(const CheckConfig& cfg) {
              "; the assumption G_t = I is met only at t = 1 with k = 0 (for t >= 2 every entry of G_t is > 0, so G_t != I, and "
              "G_t kappa = kappa is impossible: a positive eigenvector is the Perron vector and lambda_max(G_t) > max_i G_ii >= 1); random configurations keep the weight gap near 1 (surface minimum for t >= 2: " +
              fmt(min_gap_t2) + "), while the adversarial search drives it to " + fmt(adv_best) + " (" + adv_at +
-             , configuration in the evidence): small gaps exist for t >= 2 at special configurations, but no instance reached the R-APPROX level 1e-30";
+             ", configuration in the evidence): small gaps exist for t >= 2 at special configurations, but no instance reached the R-APPROX level 1e-30";
   r.evidence.extra.emplace_back("weight gap ||G^-1 kappa - kappa|| / ||G^-1 kappa||, min over the surface, t = 1", fmt(min_gap_t1) + " at " + at_t1);
   r.evidence.extra.emplace_back("weight gap, min over the surface, t >= 2", fmt(min_gap_t2) + " at " + at_t2);
   r.evidence.extra.emplace_back("surface instances with gap <= 1e-30", std::to_string(below) + " of " + std::to_string(ninst));
