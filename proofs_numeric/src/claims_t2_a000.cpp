@@ -1455,6 +1455,7 @@ ClaimResult check_deltanet_frob(const CheckConfig& cfg) {
   lr.evidence.witness = wdesc;
   lr.evidence.instances = seeds * 2;
   lr.evidence.sizes = "d_k in {4,16}, d_v = 3, T = 60 d_k, time average over the second half";
+  lr.evidence.seed = cfg.seed;
   lr.evidence.extra.emplace_back("levels", rows);
   return combine({{"identity", id}, {"long-run level", lr}});
 }
