@@ -1932,8 +1932,14 @@ ClaimResult check_eq12(const CheckConfig& cfg) {
   std::vector<Part> parts = {{"A001-GATED-DELTANET-REPARAM ((38) = (39) = (40) = (41))", check_gdn_reparam(cfg)},
                              {"A001-F09-GDN-CHUNK (chunk forms)", check_f09(cfg)},
                              {"A001-GDN-MAP-INVERTIBLE", check_gdn_map(cfg), true, false}};
-  return combine(cfg, "EQ12 residual: max relative residual of (41) vs leaky LMS (37) under (alpha, eta, v') where the map is defined", parts,
-                 "(41) = leaky LMS under the map, which is invertible on the paper's domain");
+  ClaimResult r = combine(cfg,
+                          "EQ12 residual: max relative residual of (41) vs leaky LMS (37) under (alpha, eta, v'); at beta lambda = 1, where the map is "
+                          "undefined, the smallest gap over eta",
+                          parts, "(41) = leaky LMS under the map, which is invertible on the paper's domain");
+  double defined = 0;
+  for (int i = 0; i < 2; ++i) defined = std::max(defined, parts[i].r.evidence.value);
+  r.evidence.extra.emplace_back("residual of (41) vs (37) where the map is defined (beta lambda < 1; REPARAM and F09 worst)", fmt(defined));
+  return r;
 }
 ClaimResult check_eq13(const CheckConfig& cfg) {
   std::vector<Part> parts = {{"A001-TTT", check_ttt(cfg)}, {"row-specific: TTT update = one SGD step on the per-token loss (whole sequences)", eq13_sequence_part(cfg)}};
