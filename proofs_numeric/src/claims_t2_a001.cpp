@@ -1597,7 +1597,7 @@ ClaimResult check_ridge_limit(const CheckConfig& cfg) {
                                    std::pow(10.0, -kmax + 5), bad == 0, w.empty() ? "none" : w, n,
                                    "mu = 10^-k, k = 1.." + std::to_string(kmax) + ", digits 50 + k; t < D_k, t > D_k, rank-deficient, duplicate keys",
                                    "the ridge solution converges to the min-norm LS solution with error O(mu) (fitted slope within 0.05 of 1) in every case",
-                                   "the limit or its O(mu) rate fails", 0);
+                                   "the limit or its O(mu) rate fails", cfg.digits);
   r.evidence.extra.emplace_back("fitted slope of log10 error vs log10 mu (k >= 4), range", fmt(slo, 4) + " .. " + fmt(shi, 4));
   r.evidence.extra.emplace_back("per case", curves);
   return r;
