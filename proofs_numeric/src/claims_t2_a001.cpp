@@ -1411,7 +1411,12 @@ struct RlsRes {
   double vs_batch = 0, gain_vs_matrix = 0;
 };
 RlsRes rls_item(std::size_t dk, std::size_t dv, std::size_t T, int gen, const std::vector<double>* gates, double mu, u64 sd, unsigned d) {
-  MpDigitsScope sc(d + 20 + (mu > 0 ? 2 * static_cast<unsigned>(std::max(0.0, -std::log10(mu))) : 0));
+  // P-scaled digits: + 20, + 2 log10(1/mu) for the ridge start, + sum_t log10(1/gamma_t) (the spread of the
+  // weights prod gamma bounds the growth of cond(S^G) and of P under the divisions by gamma)
+  double spread = 0;
+  if (gates)
+    for (double gmm : *gates) spread += -std::log10(gmm);
+  MpDigitsScope sc(d + 20 + (mu > 0 ? 2 * static_cast<unsigned>(std::max(0.0, -std::log10(mu))) : 0) + static_cast<unsigned>(std::ceil(spread)));
   Gauss g(sd);
   const Mp K = ref::cast<mp_t>(rls_keys(T, dk, gen, g)), V = ref::cast<mp_t>(gauss_matrix(T, dv, g)), Q = ref::cast<mp_t>(gauss_matrix(T, dk, g));
   Vp gam, lg;
@@ -1545,7 +1550,7 @@ ClaimResult check_wrls(const CheckConfig& cfg) {
       for (double mu : {1e-3, 1.0}) i2.add(desc + " mu=" + fmt(mu), [=](unsigned d) { return rls_item(s.dk, s.dv, T, gen, &gates, mu, sd, d).vs_batch; });
       gk.add(desc, [=](unsigned d) { return rls_item(s.dk, s.dv, T, gen, &gates, 0, sd, d).gain_vs_matrix; });
     }
-  std::vector<Part> parts = {{"(I1) = batch WLS (15)", i1.result(cfg, "G1 grid sizes (T = t + D_k) x G5 gates in (0,1] x G1/G2/G4 keys")},
+  std::vector<Part> parts = {{"(I1) = batch WLS (15)", i1.result(cfg, "G1 grid sizes (T = t + D_k) x G5 gates in (0,1] x G1/G2/G4 keys; digits d + 20 + sum log10(1/gamma) (P-scaled)")},
                              {"(I2) = decaying-ridge closed form", i2.result(cfg, "")},
                              {"g_t = P_t k_t", gk.result(cfg, "")}};
   return combine(cfg, "max relative residual weighted RLS vs batch / decaying-ridge closed form", parts,
