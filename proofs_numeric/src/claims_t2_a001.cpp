@@ -1411,7 +1411,12 @@ struct RlsRes {
   double vs_batch = 0, gain_vs_matrix = 0;
 };
 RlsRes rls_item(std::size_t dk, std::size_t dv, std::size_t T, int gen, const std::vector<double>* gates, double mu, u64 sd, unsigned d) {
-  MpDigitsScope sc(d + 20 + (mu > 0 ? 2 * static_cast<unsigned>(std::max(0.0, -std::log10(mu))) : 0));
+  // P-scaled digits: + 20, + 2 log10(1/mu) for the ridge start, + sum_t log10(1/gamma_t) (the spread of the
+  // weights prod gamma bounds the growth of cond(S^G) and of P under the divisions by gamma)
+  double spread = 0;
+  if (gates)
+    for (double gmm : *gates) spread += -std::log10(gmm);
+  MpDigitsScope sc(d + 20 + (mu > 0 ? 2 * static_cast<unsigned>(std::max(0.0, -std::log10(mu))) : 0) + static_cast<unsigned>(std::ceil(spread)));
   Gauss g(sd);
   const Mp K = ref::cast<mp_t>(rls_keys(T, dk, gen, g)), V = ref::cast<mp_t>(gauss_matrix(T, dv, g)), Q = ref::cast<mp_t>(gauss_matrix(T, dk, g));
   Vp gam, lg;
@@ -1545,7 +1550,7 @@ ClaimResult check_wrls(const CheckConfig& cfg) {
       for (double mu : {1e-3, 1.0}) i2.add(desc + " mu=" + fmt(mu), [=](unsigned d) { return rls_item(s.dk, s.dv, T, gen, &gates, mu, sd, d).vs_batch; });
       gk.add(desc, [=](unsigned d) { return rls_item(s.dk, s.dv, T, gen, &gates, 0, sd, d).gain_vs_matrix; });
     }
-  std::vector<Part> parts = {{"(I1) = batch WLS (15)", i1.result(cfg, "G1 grid sizes (T = t + D_k) x G5 gates in (0,1] x G1/G2/G4 keys")},
+  std::vector<Part> parts = {{"(I1) = batch WLS (15)", i1.result(cfg, "G1 grid sizes (T = t + D_k) x G5 gates in (0,1] x G1/G2/G4 keys; digits d + 20 + sum log10(1/gamma) (P-scaled)")},
                              {"(I2) = decaying-ridge closed form", i2.result(cfg, "")},
                              {"g_t = P_t k_t", gk.result(cfg, "")}};
   return combine(cfg, "max relative residual weighted RLS vs batch / decaying-ridge closed form", parts,
@@ -1597,7 +1602,7 @@ ClaimResult check_ridge_limit(const CheckConfig& cfg) {
                                    std::pow(10.0, -kmax + 5), bad == 0, w.empty() ? "none" : w, n,
                                    "mu = 10^-k, k = 1.." + std::to_string(kmax) + ", digits 50 + k; t < D_k, t > D_k, rank-deficient, duplicate keys",
                                    "the ridge solution converges to the min-norm LS solution with error O(mu) (fitted slope within 0.05 of 1) in every case",
-                                   "the limit or its O(mu) rate fails", 0);
+                                   "the limit or its O(mu) rate fails", cfg.digits);
   r.evidence.extra.emplace_back("fitted slope of log10 error vs log10 mu (k >= 4), range", fmt(slo, 4) + " .. " + fmt(shi, 4));
   r.evidence.extra.emplace_back("per case", curves);
   return r;
@@ -1932,8 +1937,14 @@ ClaimResult check_eq12(const CheckConfig& cfg) {
   std::vector<Part> parts = {{"A001-GATED-DELTANET-REPARAM ((38) = (39) = (40) = (41))", check_gdn_reparam(cfg)},
                              {"A001-F09-GDN-CHUNK (chunk forms)", check_f09(cfg)},
                              {"A001-GDN-MAP-INVERTIBLE", check_gdn_map(cfg), true, false}};
-  return combine(cfg, "EQ12 residual: max relative residual of (41) vs leaky LMS (37) under (alpha, eta, v') where the map is defined", parts,
-                 "(41) = leaky LMS under the map, which is invertible on the paper's domain");
+  ClaimResult r = combine(cfg,
+                          "EQ12 residual: max relative residual of (41) vs leaky LMS (37) under (alpha, eta, v'); at beta lambda = 1, where the map is "
+                          "undefined, the smallest gap over eta",
+                          parts, "(41) = leaky LMS under the map, which is invertible on the paper's domain");
+  double defined = 0;
+  for (int i = 0; i < 2; ++i) defined = std::max(defined, parts[i].r.evidence.value);
+  r.evidence.extra.emplace_back("residual of (41) vs (37) where the map is defined (beta lambda < 1; REPARAM and F09 worst)", fmt(defined));
+  return r;
 }
 ClaimResult check_eq13(const CheckConfig& cfg) {
   std::vector<Part> parts = {{"A001-TTT", check_ttt(cfg)}, {"row-specific: TTT update = one SGD step on the per-token loss (whole sequences)", eq13_sequence_part(cfg)}};
