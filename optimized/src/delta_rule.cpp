@@ -52,18 +52,19 @@ template <class T> inline void exp_row(const T* x, T* y, Index n) {
 // strictly upper parts of L, D and Ls are zeroed here and never written afterwards.
 template <class T> struct Workspace {
   RowMat<T> S;     // dv x dk running state
-  RowMat<T> KK;    // C x C  K_c K_c^T (lower triangle)
+  RowMat<T> W;     // 2C x dk  [Q_c; K_c] stacked, so that the products with S^T and K_c^T are one GEMM each
+  RowMat<T> WS;    // 2C x dv  [Q_c; K_c] S^T
+  RowMat<T> WK;    // 2C x C   [Q_c; K_c] K_c^T (then the top block is masked by G: (Q_c K_c^T ⊙ G))
   RowMat<T> Ls;    // C x C  strictly lower part of the system: beta_t G_ti (k_t . k_i), i < t
-  RowMat<T> P;     // C x C  (Q_c K_c^T ⊙ G), lower triangle
   RowMat<T> Tinv;  // C x C  product-form inverse (lower triangle)
   RowMat<T> L, D;  // C x C  log segment sums and their exps (gated), zero above the diagonal
   RowMat<T> R;     // C x dv  right-hand side, then Delta
-  RowMat<T> X;     // C x dv  scratch (K_c S^T, then Delta for the product inverse)
+  RowMat<T> X;     // C x dv  Delta for the product inverse
   RowMat<T> Kw;    // C x dk  diag(G_{e,:}) K_c (gated)
   Vec<T> eb;       // C: exp(b_t)
 
   Workspace(Index C, Index dk, Index dv, bool gated, bool prodinv)
-      : S(dv, dk), KK(C, C), Ls(RowMat<T>::Zero(C, C)), P(RowMat<T>::Zero(C, C)), R(C, dv), X(C, dv), eb(C) {
+      : S(dv, dk), W(2 * C, dk), WS(2 * C, dv), WK(2 * C, C), Ls(RowMat<T>::Zero(C, C)), R(C, dv), X(C, dv), eb(C) {
     if (prodinv) Tinv = RowMat<T>::Zero(C, C);
     if (gated) {
       L = RowMat<T>::Zero(C, C);
@@ -93,9 +94,14 @@ void chunked_head(Index Tn, Index dk, Index dv, Index C, const T* q, const T* k,
       auto Oc = O.middleRows(s, n);
       auto R = ws.R.topRows(n);
       auto X = ws.X.topRows(n);
-      auto KK = ws.KK.topLeftCorner(n, n);
       auto Ls = ws.Ls.topLeftCorner(n, n);
-      auto P = ws.P.topLeftCorner(n, n);
+      ws.W.topRows(n) = Qc;
+      ws.W.middleRows(n, n) = Kc;
+      const auto Wc = ws.W.topRows(2 * n);
+      auto WK = ws.WK.topLeftCorner(2 * n, n);
+      WK.noalias() = Wc * Kc.transpose();  // [Q_c K_c^T; K_c K_c^T]
+      auto P = WK.topRows(n);
+      const auto KK = WK.bottomRows(n);
 
       if (lg) {
         // b_t = sum_{j=s}^{t} log alpha_j (chunk-local); L(t,i) = sum_{j=i+1}^{t} log alpha_j as
@@ -118,7 +124,6 @@ void chunked_head(Index Tn, Index dk, Index dv, Index C, const T* q, const T* k,
       }
 
       // the system's strictly lower part: Ls(t,i) = beta_t G_ti (k_t . k_i), i < t
-      KK.template triangularView<Eigen::Lower>() = Kc * Kc.transpose();
       for (Index t = 1; t < n; ++t) {
         if (lg) Ls.row(t).head(t).array() = bc[t] * (KK.row(t).head(t).array() * ws.D.row(t).head(t).array());
         else Ls.row(t).head(t) = bc[t] * KK.row(t).head(t);
@@ -129,8 +134,10 @@ void chunked_head(Index Tn, Index dk, Index dv, Index C, const T* q, const T* k,
         for (Index t = 0; t < n; ++t) R.row(t) = bc[t] * Vc.row(t);
         Oc.setZero();
       } else {
-        X.noalias() = Kc * S.transpose();
-        Oc.noalias() = Qc * S.transpose();
+        auto WS = ws.WS.topRows(2 * n);
+        WS.noalias() = Wc * S.transpose();  // [Q_c S^T; K_c S^T]
+        const auto X = WS.bottomRows(n);
+        Oc = WS.topRows(n);
         if (lg) {
           for (Index t = 0; t < n; ++t) R.row(t) = bc[t] * (Vc.row(t) - ws.eb[t] * X.row(t));
           Oc.array().colwise() *= ws.eb.head(n).array();
@@ -154,9 +161,8 @@ void chunked_head(Index Tn, Index dk, Index dv, Index C, const T* q, const T* k,
       }
       const auto Dl = Delta->topRows(n);
 
-      // intra-chunk output: O_c += (Q_c K_c^T ⊙ G) Delta (lower triangle)
-      P.template triangularView<Eigen::Lower>() = Qc * Kc.transpose();
-      if (lg) P.array() *= ws.D.topLeftCorner(n, n).array();  // both zero above the diagonal
+      // intra-chunk output: O_c += (Q_c K_c^T ⊙ G) Delta (lower triangle; the upper part is ignored)
+      if (lg) P.array() *= ws.D.topLeftCorner(n, n).array();
       Oc.noalias() += P.template triangularView<Eigen::Lower>() * Dl;
 
       // state passing: S <- exp(b_e) S + Delta^T diag(G_{e,:}) K_c
