@@ -62,6 +62,7 @@ template <class T> struct Workspace {
   RowMat<T> X;     // C x dv  Delta for the product inverse
   RowMat<T> Kw;    // C x dk  diag(G_{e,:}) K_c (gated)
   Vec<T> eb;       // C: exp(b_t)
+  Vec<T> lhalf, hrow;  // C: L_{e,:} / 2 and its exp (gated state passing)
 
   Workspace(Index C, Index dk, Index dv, bool gated, bool prodinv)
       : S(dv, dk), W(2 * C, dk), WS(2 * C, dv), WK(2 * C, C), Ls(RowMat<T>::Zero(C, C)), R(C, dv), X(C, dv), eb(C) {
@@ -70,6 +71,8 @@ template <class T> struct Workspace {
       L = RowMat<T>::Zero(C, C);
       D = RowMat<T>::Zero(C, C);
       Kw.resize(C, dk);
+      lhalf.resize(C);
+      hrow.resize(C);
     }
   }
 };
@@ -159,17 +162,24 @@ void chunked_head(Index Tn, Index dk, Index dv, Index C, const T* q, const T* k,
         X.noalias() = Ti.template triangularView<Eigen::Lower>() * R;
         Delta = &ws.X;
       }
-      const auto Dl = Delta->topRows(n);
+      auto Dl = Delta->topRows(n);
 
       // intra-chunk output: O_c += (Q_c K_c^T ⊙ G) Delta (lower triangle; the upper part is ignored)
       if (lg) P.array() *= ws.D.topLeftCorner(n, n).array();
       Oc.noalias() += P.template triangularView<Eigen::Lower>() * Dl;
 
-      // state passing: S <- exp(b_e) S + Delta^T diag(G_{e,:}) K_c
+      // state passing: S <- exp(b_e) S + Delta^T diag(G_{e,:}) K_c. The decay is split evenly,
+      // (diag(h) Delta)^T (diag(h) K_c) with h_i = exp(L_{e,i} / 2): scaling only K_c (or only
+      // Delta) by a tiny decay (gates ~1e-300) pushes that factor below the normal range and loses
+      // digits that the product, still a normal number, needs.
       if (lg) {
         if (!state_zero) S *= ws.eb[n - 1];
+        auto h = ws.hrow.head(n);
+        ws.lhalf.head(n) = T(0.5) * ws.L.row(n - 1).head(n).transpose();
+        exp_row<T>(ws.lhalf.data(), h.data(), n);
         auto Kw = ws.Kw.topRows(n);
-        Kw.noalias() = ws.D.row(n - 1).head(n).transpose().asDiagonal() * Kc;
+        Kw.noalias() = h.asDiagonal() * Kc;
+        Dl = h.asDiagonal() * Dl;
         S.noalias() += Dl.transpose() * Kw;
       } else {
         S.noalias() += Dl.transpose() * Kc;

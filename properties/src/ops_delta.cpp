@@ -184,6 +184,15 @@ double norm2(const double* x, std::int64_t n) {
 //   linearly in T and never exponentially; only expansive steps (beta |k|^2 > 2) amplify, and they
 //   amplify the exact solution's sensitivity to the inputs by the same factor (a genuine
 //   ill-conditioning, not an artefact of the bound). A zero gate resets E (rho = 0, g = |beta||v||k|).
+//   Gated: the fast forms apply the decay of a span as exp of a log-space segment sum
+//   seg(i,t) = sum_{j=i+1}^{t} log alpha_j (all terms <= 0, so |seg| = sum |log alpha_j|); its
+//   rounding error ~ u |seg| becomes a relative error u |seg| of the decay factor (the same
+//   max(1, |seg|) weight as gated_magnitude in ops.cpp). So each term of E is weighted by
+//   (1 + |seg|): E_t = P_t + Q_t with P the plain running bound and Q its |seg|-weighted
+//   companion, |seg(i,t)| = |seg(i,t-1)| + |log alpha_t|:
+//       P_t = rho_t P_{t-1} + g_t,   Q_t = rho_t (Q_{t-1} + |log alpha_t| P_{t-1}) + |log alpha_t| ga_t
+//   (ga_t: the part of g_t that carries alpha_t, whose chunk decay exp(b_t) includes log alpha_t).
+//   A zero gate (log alpha = -inf) resets P and Q before g_t is added (no inf * 0).
 //   Read-out o_t = S_t q_t: |error| <~ gamma u (E_t + ||S_t||_F) ||q_t||_2.
 // Each element's magnitude is the (b,h,t) norm bound (a componentwise error is at most the
 // norm-wise one). ||S_t||_F is of the exact (double) state. The triangular chunk systems of the fast
@@ -203,18 +212,27 @@ TensorMap delta_magnitude(const TensorMap& in, const std::string& op, bool gated
   for (std::int64_t bh = 0; bh < d.B * d.H; ++bh) {
     if (has_s0) std::copy_n(in.at("s0").data.begin() + bh * d.dv * d.dk, d.dv * d.dk, S.begin());
     else std::fill(S.begin(), S.end(), 0.0);
-    double E = 0;
+    double P = 0, Qw = 0;
     for (std::int64_t t = 0; t < d.T; ++t) {
       const std::size_t row = static_cast<std::size_t>(bh * d.T + t);
       const double* q = tq.data.data() + row * d.dk;
       const double* k = tk.data.data() + row * d.dk;
       const double* v = tv.data.data() + row * d.dv;
       const double b = tb.data[row];
-      const double al = tg ? std::exp(tg->data[row]) : 1.0;
+      const double la = tg ? tg->data[row] : 0.0;
+      const double al = std::exp(la);
       const double nk = norm2(k, d.dk), nv = norm2(v, d.dv), nS = norm2(S.data(), d.dv * d.dk);
       const double rho = al * std::max(1.0, std::fabs(1.0 - b * nk * nk));
-      const double g = al * nS * (1.0 + std::fabs(b) * nk * nk) + std::fabs(b) * nv * nk;
-      E = rho * E + g;
+      const double ga = al * nS * (1.0 + std::fabs(b) * nk * nk);
+      const double g = ga + std::fabs(b) * nv * nk;
+      if (al == 0) {
+        P = g;
+        Qw = 0;
+      } else {
+        Qw = rho * (Qw + std::fabs(la) * P) + std::fabs(la) * ga;
+        P = rho * P + g;
+      }
+      const double E = P + Qw;
       // exact step in double: S <- al S + b (v - al S k) k^T
       for (std::int64_t r = 0; r < d.dv; ++r) {
         double s = 0;
@@ -226,7 +244,7 @@ TensorMap delta_magnitude(const TensorMap& in, const std::string& op, bool gated
       const double a_o = (E + norm2(S.data(), d.dv * d.dk)) * norm2(q, d.dk);
       std::fill_n(out["o"].data.begin() + row * d.dv, d.dv, a_o);
     }
-    std::fill_n(out["s_final"].data.begin() + bh * d.dv * d.dk, d.dv * d.dk, E);
+    std::fill_n(out["s_final"].data.begin() + bh * d.dv * d.dk, d.dv * d.dk, P + Qw);
   }
   return out;
 }
