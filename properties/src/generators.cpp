@@ -30,11 +30,22 @@ const char* gate_kind_name(GateKind g) {
   return "?";
 }
 
+const char* beta_kind_name(BetaKind b) {
+  switch (b) {
+    case BetaKind::mixed: return "mixed";
+    case BetaKind::unit_interval: return "unit_interval";
+    case BetaKind::zero_one: return "zero_one";
+    case BetaKind::near_two: return "near_two";
+    case BetaKind::beyond_two: return "beyond_two";
+  }
+  return "?";
+}
+
 std::string describe(const CaseKnobs& k) {
   std::ostringstream s;
   s << "B=" << k.B << " H=" << k.H << " T=" << k.T << " dk=" << k.dk << " dv=" << k.dv << " keys=" << key_kind_name(k.keys)
     << " scale=1e" << k.scale_exp << " gates=" << gate_kind_name(k.gates) << " s0=" << (k.initial_state ? 1 : 0)
-    << " seed=" << k.seed;
+    << " seed=" << k.seed << " betas=" << beta_kind_name(k.betas);
   return s.str();
 }
 
@@ -100,12 +111,35 @@ std::vector<double> CaseRng::log_gates(GateKind kind, int T) {
   return g;
 }
 
+std::vector<double> CaseRng::beta_ratios(BetaKind kind, int T) {
+  std::vector<double> r(T);
+  for (int t = 0; t < T; ++t) {
+    const double u = uniform();
+    switch (kind) {
+      case BetaKind::mixed: {
+        const double w = uniform();
+        r[t] = w < 0.35 ? u : w < 0.5 ? 0.0 : w < 0.65 ? 1.0 : w < 0.9 ? 2.0 - 1e-3 * u : 2.0 + 0.3 * u;
+        break;
+      }
+      case BetaKind::unit_interval: r[t] = u; break;
+      case BetaKind::zero_one: r[t] = u < 0.5 ? 0.0 : 1.0; break;
+      case BetaKind::near_two: r[t] = uniform() < 0.5 ? 2.0 : 2.0 - 1e-3 * u; break;
+      case BetaKind::beyond_two: r[t] = uniform() < 0.2 ? 2.0 + 0.5 * u : 2.0 * u; break;
+    }
+  }
+  return r;
+}
+
 std::vector<CaseKnobs> corner_cases(bool gated, bool quick) {
   std::vector<CaseKnobs> cs;
   std::uint64_t seed = 1000;
+  // step-size kinds of the delta-rule ops, cycled over the cases (other ops ignore them)
+  const BetaKind betas[] = {BetaKind::mixed, BetaKind::zero_one, BetaKind::unit_interval, BetaKind::near_two, BetaKind::beyond_two};
+  int bi = 0;
   auto add = [&](int B, int H, int T, int dk, int dv, KeyKind kk, int sc, GateKind gk, bool s0) {
     CaseKnobs k;
     k.B = B; k.H = H; k.T = T; k.dk = dk; k.dv = dv; k.keys = kk; k.scale_exp = sc; k.gates = gk; k.initial_state = s0;
+    k.betas = betas[bi++ % 5];
     k.seed = seed++;
     cs.push_back(k);
   };
