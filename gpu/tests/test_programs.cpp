@@ -4,6 +4,7 @@
 // arithmetic for shapes whose element counts pass 2^31.
 #include "harness.hpp"
 #include "recall/gpu/emulate.hpp"
+#include "recall/properties/agreement.hpp"
 
 namespace recall::gpu::testing {
 namespace {
@@ -54,6 +55,35 @@ TEST(GpuPrograms, TiledSoftmaxMatchesReference) {
 }
 TEST(GpuPrograms, TiledSoftmaxSurvivesSaturatedLogits) {
   for (const Case& c : kCases) check_softmax(c, 60.0f, emu_sm);  // logits ~ +-300: exp overflows without the max shift
+}
+
+// The emulated delta-rule program as a registry implementation, judged on the registry ops' corner
+// cases (beta |k|^2 at and beyond 2, nearly parallel keys, zero gates, tails): the same cases and
+// budget (with the chunk systems' condition term) as the CPU kernels.
+Implementation emulated_delta(bool gated) {
+  return {gated ? "gated_delta_rule" : "delta_rule", "emu.gpu.chunked", "host", Precision::f32, [gated](const TensorMap& in) {
+            const Tensor& q = in.at("q");
+            const Tensor& v = in.at("v");
+            SeqDims d;
+            d.B = q.shape[0], d.H = q.shape[1], d.T = q.shape[2], d.dk = int(q.shape[3]), d.dv = int(v.shape[3]), d.C = 64;
+            auto qq = to_f(q), kk = to_f(in.at("k")), vv = to_f(v), bb = to_f(in.at("beta"));
+            std::vector<float> g, s0, o(std::size_t(d.B * d.H * d.T) * d.dv), sf(std::size_t(d.B * d.H) * d.dv * d.dk);
+            if (gated) g = to_f(in.at("log_alpha"));
+            if (in.count("s0")) s0 = to_f(in.at("s0"));
+            DrPtrs<float> p{qq.data(), kk.data(), vv.data(), bb.data(), gated ? g.data() : nullptr, s0.empty() ? nullptr : s0.data(),
+                            o.data(), sf.data()};
+            emu_dr(d, p, 0);
+            return TensorMap{{"o", to_t({d.B, d.H, d.T, d.dv}, o)}, {"s_final", to_t({d.B, d.H, d.dv, d.dk}, sf)}};
+          }};
+}
+TEST(GpuPrograms, DeltaRuleProgramPassesTheRegistryCornerCases) {
+  for (bool gated : {false, true}) {
+    const Implementation impl = emulated_delta(gated);
+    for (const CaseKnobs& k : corner_cases(op(impl.op).gated, /*quick=*/true)) {
+      const CaseOutcome c = run_case(impl, k);
+      EXPECT_TRUE(c.judgement.pass) << impl.op << " " << describe(k) << ": " << c.judgement.detail;
+    }
+  }
 }
 
 // Negative control: the same program fed beta shifted by one token must fail the budget.

@@ -32,6 +32,20 @@ TensorMap run_linear(const TensorMap& in, bool gated) {
   gpu::linear_attention_chunked(a);
   return {{"o", back({a.B, a.H, a.T, a.dv}, o)}, {"s_final", back({a.B, a.H, a.dv, a.dk}, sf)}};
 }
+TensorMap run_delta(const TensorMap& in, bool gated) {
+  const Tensor& q = in.at("q");
+  const Tensor& v = in.at("v");
+  gpu::DeltaRuleArgs a;
+  a.B = int(q.shape[0]), a.H = int(q.shape[1]), a.T = int(q.shape[2]), a.dk = int(q.shape[3]), a.dv = int(v.shape[3]);
+  auto qq = f32(q), kk = f32(in.at("k")), vv = f32(v), bb = f32(in.at("beta"));
+  std::vector<float> g, s0, o(std::size_t(a.B) * a.H * a.T * a.dv), sf(std::size_t(a.B) * a.H * a.dv * a.dk);
+  if (gated) g = f32(in.at("log_alpha"));
+  if (in.count("s0")) s0 = f32(in.at("s0"));
+  a.q = qq.data(), a.k = kk.data(), a.v = vv.data(), a.beta = bb.data(), a.log_alpha = gated ? g.data() : nullptr;
+  a.s0 = s0.empty() ? nullptr : s0.data(), a.o = o.data(), a.s_final = sf.data(), a.chunk = 64;
+  gpu::delta_rule_chunked(a);
+  return {{"o", back({a.B, a.H, a.T, a.dv}, o)}, {"s_final", back({a.B, a.H, a.dv, a.dk}, sf)}};
+}
 }  // namespace
 
 bool gpu_available(std::string* why) { return gpu::device_count(why) > 0; }
@@ -43,6 +57,10 @@ void register_gpu_implementations(Registry& r) {
          "gpu/ chunked block program, fp32"});
   r.add({"gated_linear_attention", "cuda.chunked", dev, Precision::f32, [](const TensorMap& in) { return run_linear(in, true); },
          "gpu/ chunked block program, fp32"});
+  r.add({"delta_rule", "cuda.chunked", dev, Precision::f32, [](const TensorMap& in) { return run_delta(in, false); },
+         "gpu/ WY/UT block program, fp32"});
+  r.add({"gated_delta_rule", "cuda.chunked", dev, Precision::f32, [](const TensorMap& in) { return run_delta(in, true); },
+         "gpu/ WY/UT block program, fp32"});
 }
 #else
 bool gpu_available(std::string* why) {
