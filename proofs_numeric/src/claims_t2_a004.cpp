@@ -350,7 +350,7 @@ ClaimResult check_delta_read(const CheckConfig& cfg) {
   }
   const std::vector<std::size_t> ns = cfg.quick ? std::vector<std::size_t>{1, 2, 3, 7} : std::vector<std::size_t>{1, 2, 3, 7, 16, 33};
   int inst = 0;
-  for (std::size_t n : ns)
+  for (int rep = 0; rep < (cfg.quick ? 1 : 3); ++rep) for (std::size_t n : ns)
     for (auto [dk, dv] : std::vector<std::pair<std::size_t, std::size_t>>{{1, 1}, {2, 3}, {3, 2}})
       for (const FeatureMap& f : delta_maps())
         for (Keys kind : {Keys::gauss, Keys::sphere, Keys::repeated, Keys::zero}) {
@@ -507,7 +507,7 @@ ClaimResult check_23_24(const CheckConfig& cfg) {
   const std::vector<std::size_t> ns = cfg.quick ? std::vector<std::size_t>{1, 2, 5} : std::vector<std::size_t>{1, 2, 5, 16, 64};
   int inst = 0;
   std::uniform_real_distribution<double> U(0.0, 1.0);
-  for (std::size_t n : ns)
+  for (int rep = 0; rep < (cfg.quick ? 1 : 3); ++rep) for (std::size_t n : ns)
     for (auto [dk, dv] : std::vector<std::pair<std::size_t, std::size_t>>{{1, 1}, {2, 3}, {4, 2}})
       for (const FeatureMap& f : delta_maps())
         for (Keys kind : {Keys::gauss, Keys::sphere, Keys::onehot, Keys::zero}) {
@@ -568,7 +568,7 @@ ClaimResult check_delta_fwp_impl(const CheckConfig& cfg, bool znorm) {
                                                                  fmap(FeatureMapKind::elu1, 1, true)}
                                        : delta_maps();
   int inst = 0, expansive = 0;
-  for (std::size_t n : ns)
+  for (int rep = 0; rep < (cfg.quick ? 1 : 3); ++rep) for (std::size_t n : ns)
     for (auto [dk, dv] : std::vector<std::pair<std::size_t, std::size_t>>{{1, 1}, {2, 3}, {3, 2}})
       for (const FeatureMap& f : maps)
         for (Keys kind : {Keys::gauss, Keys::sphere, Keys::repeated, Keys::zero}) {
@@ -814,7 +814,7 @@ ClaimResult check_is_deltanet(const CheckConfig& cfg) {
   Checker ck("max relative residual of the Eq. (24) state vs the printed U-DeltaNet product form, every step", cfg.digits);
   const std::vector<std::size_t> ns = cfg.quick ? std::vector<std::size_t>{1, 2, 7} : std::vector<std::size_t>{1, 2, 7, 33, 128};
   int inst = 0;
-  for (std::size_t n : ns)
+  for (int rep = 0; rep < (cfg.quick ? 1 : 3); ++rep) for (std::size_t n : ns)
     for (auto [dk, dv] : std::vector<std::pair<std::size_t, std::size_t>>{{1, 1}, {2, 3}, {3, 2}})
       for (const FeatureMap& f : delta_maps())
         for (Keys kind : {Keys::gauss, Keys::sphere, Keys::repeated, Keys::zero}) {
@@ -865,7 +865,7 @@ ClaimResult check_upd(const CheckConfig& cfg, Upd which) {
                cfg.digits);
     int inst = 0;
     std::uniform_real_distribution<double> U(0.0, 1.0);
-    for (std::size_t n : ns)
+    for (int rep = 0; rep < (cfg.quick ? 1 : 3); ++rep) for (std::size_t n : ns)
       for (auto [dk, dv] : std::vector<std::pair<std::size_t, std::size_t>>{{1, 1}, {2, 3}, {3, 2}})
         for (Keys kind : {Keys::gauss, Keys::sphere, Keys::ortho, Keys::repeated, Keys::zero})
           for (bool s0 : {false, true}) {
@@ -1240,7 +1240,7 @@ struct ArgminEval {
   double dist = NAN;       // ||S_upd - S*|| / max(1, ...) when PD
   double bkk = 0;          // beta ||k||^2
   std::string unbounded;   // witness of unboundedness when indefinite
-  double thr = 0;          // R-ID threshold with the condition rule, cond = 1 + beta ||k||^2
+  double thr = 0;          // R-ID threshold with the condition rule, cond = max(1, beta ||k||^2)
   bool stationary() const { return g <= thr; }
   bool holds() const { return stationary() && hess == 1; }
 };
@@ -1259,8 +1259,8 @@ ArgminEval argmin_eval(Objective o, ref::OnlineRule rule, const ArgminCase& c, u
   ArgminEval r;
   r.bkk = to_d(mp_t(be * kk));
   // the gradient at the update multiplies the cancelled residual S_upd k - v by beta ||k||: its
-  // rounding error is ~ u (1 + beta ||k||^2) of the scale (spec C11 condition rule)
-  r.thr = identity_threshold(dg, 1.0 + r.bkk);
+  // rounding error is ~ u (1 + beta ||k||^2) of the scale: cond = max(1, beta ||k||^2) (spec C11 condition rule)
+  r.thr = identity_threshold(dg, std::max(1.0, r.bkk));
   const MM Su = ref::online_update(rule, Sp, k.data(), v.data(), al, be);
   const MM G = ref::online_objective_grad(o, Su, Sp, k.data(), v.data(), al, be);
   mp_t vk(0);
@@ -1334,7 +1334,7 @@ ClaimResult check_argmin(const CheckConfig& cfg, Objective o, ref::OnlineRule ru
     for (auto [dk, dv] : std::vector<std::pair<std::size_t, std::size_t>>{{1, 1}, {2, 1}, {1, 2}, {2, 3}, {3, 2}}) {
       const int nsp = 4, nkeys = 3;
       const std::size_t nb = bset.size() + targets.size();
-      const int reps = cfg.quick ? ((dk == 1 && dv == 1) ? 2 : 1) : 4;
+      const int reps = cfg.quick ? ((dk == 1 && dv == 1) ? 2 : 1) : 20;
       for (int rep = 0; rep < reps; ++rep)
         for (std::size_t bi = 0; bi < nb; ++bi) {
           ++inst;
@@ -1379,7 +1379,7 @@ ClaimResult check_argmin(const CheckConfig& cfg, Objective o, ref::OnlineRule ru
     if (e.fd > 1e-25) ++n_fd_bad;
     worst_fd = std::max(worst_fd, e.fd);
     if (!std::isnan(e.dist)) worst_dist = std::max(worst_dist, e.dist);
-    const double gs = e.g * (thr / e.thr);  // g / 10^ceil(log10(1 + beta||k||^2)), compared with thr
+    const double gs = e.g * (thr / e.thr);  // g / 10^ceil(log10 max(1, beta||k||^2)), compared with thr
     if (gs > worst_g || n == 1) { worst_g = gs; worst_desc = c.desc; }
     auto& reg = region[bin_of(e.bkk)];
     reg[e.holds() ? 0 : e.stationary() ? 1 : 2]++;
@@ -1405,7 +1405,7 @@ ClaimResult check_argmin(const CheckConfig& cfg, Objective o, ref::OnlineRule ru
   }
   ClaimResult r;
   Evidence& ev = r.evidence;
-  ev.statistic = "g = ||grad J(S_upd)||_F / max(1, ||S_{t-1}||_F, ||v k^T||_F) / 10^ceil(log10(1 + beta||k||^2)) (R-ID condition rule) "
+  ev.statistic = "g = ||grad J(S_upd)||_F / max(1, ||S_{t-1}||_F, ||v k^T||_F) / 10^ceil(log10 max(1, beta||k||^2)) (R-ID condition rule) "
                  "at the printed update, together with a positive definite Hessian (an instance holds iff g <= threshold and H > 0)";
   ev.threshold = thr;
   ev.instances = n;
@@ -1456,7 +1456,7 @@ ClaimResult check_gdview(const CheckConfig& cfg, ref::GdView view, const std::st
   struct Gen { std::size_t n, dk, dv; Keys kind; std::uint64_t seed; std::string desc; };
   std::vector<Gen> gens;
   int inst = 0;
-  for (std::size_t n : ns)
+  for (int rep = 0; rep < (cfg.quick ? 1 : 3); ++rep) for (std::size_t n : ns)
     for (auto [dk, dv] : std::vector<std::pair<std::size_t, std::size_t>>{{1, 1}, {2, 3}, {4, 2}})
       for (Keys kind : {Keys::gauss, Keys::sphere, Keys::ortho, Keys::repeated, Keys::zero}) {
         if (n > 16 && (kind != Keys::gauss || dk != 2)) continue;
