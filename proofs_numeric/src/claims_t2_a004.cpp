@@ -1272,7 +1272,9 @@ ArgminEval argmin_eval(Objective o, ref::OnlineRule rule, const ArgminCase& c, u
     const MM F = fd_grad(J, Su, mp_t(1e-20) * mp_max1(ref::frob(Su), mp_t(1)));
     mp_t mx(0);
     for (std::size_t i = 0; i < N; ++i) mx = std::max(mx, mp_t(abs(F.a[i] - G.a[i])));
-    r.fd = to_d(mp_t(mx / mp_max1(ref::frob(G), scale)));
+    // FD rounding is ~ u |J| / h with h ~ 1e-20 ||S_upd||: relative to max(||grad||, scale, |J| / ||S_upd||)
+    const mp_t jn = abs(J(Su)) / mp_max1(ref::frob(Su), mp_t(1));
+    r.fd = to_d(mp_t(mx / mp_max1(mp_max1(ref::frob(G), scale), jn)));
   }
   // Hessian operator H[E] = grad J(S + E) - grad J(S) on the unit matrices E_ab
   MM H(N, N);
@@ -1360,6 +1362,24 @@ ClaimResult check_argmin(const CheckConfig& cfg, Objective o, ref::OnlineRule ru
           cases.push_back(std::move(c));
         }
     }
+    // full campaign: random search over the whole parameter box (log-uniform beta in [1e-8, 1e8],
+    // S_{t-1} and key scales 10^U(-3,3), alpha U(0,1), d_k, d_v in 1..3)
+    std::uniform_real_distribution<double> L(-1.0, 1.0);
+    std::uniform_int_distribution<std::size_t> D(1, 3);
+    for (int i = 0; i < (cfg.quick ? 0 : 300); ++i) {
+      ArgminCase c;
+      const std::size_t dk = D(g), dv = D(g);
+      const double ssc = std::pow(10.0, 3 * L(g)), ksc = std::pow(10.0, 3 * L(g));
+      c.Sp = gauss(g, dv, dk, ssc);
+      c.k = gauss(g, 1, dk, ksc).a;
+      c.v = gauss(g, 1, dv).a;
+      c.alpha = U(g);
+      c.beta = std::pow(10.0, 8 * L(g));
+      c.bkk_target = -1;
+      c.desc = "random search: d_k=" + std::to_string(dk) + " d_v=" + std::to_string(dv) + " S_{t-1} scale=" + fmt(ssc) +
+               " key scale=" + fmt(ksc) + " beta=" + fmt(c.beta) + " alpha=" + fmt(c.alpha) + " instance=" + std::to_string(++inst);
+      cases.push_back(std::move(c));
+    }
   }
   int n = 0, n_pd = 0, n_psd = 0, n_ind = 0, n_fail = 0, n_fd_bad = 0;
   double worst_g = 0, worst_fd = 0, worst_dist = 0;
@@ -1413,7 +1433,8 @@ ClaimResult check_argmin(const CheckConfig& cfg, Objective o, ref::OnlineRule ru
   ev.seed = cfg.seed;
   ev.sizes = "(d_k,d_v) in {(1,1),(2,1),(1,2),(2,3),(3,2)}, S_{t-1} zero/Gaussian x{1,1e3,1e-3}, keys Gaussian/unit/zero, G3 betas " +
              std::string(rule == ref::OnlineRule::longhorn ? "{0,1e-6,1,1e3,1e12,U}" : "{0,1e-6,0.5,1,U}") +
-             " and beta||k||^2 in {0.5,1-1e-6,1,1+1e-6,2,10}, alphas {0,0.3,1,U}";
+             " and beta||k||^2 in {0.5,1-1e-6,1,1+1e-6,2,10}, alphas {0,0.3,1,U}" +
+             (cfg.quick ? std::string() : "; plus 300 random-search instances (log-uniform beta in [1e-8,1e8], scales 10^U(-3,3))");
   if (confirmed) {
     r.verdict = Verdict::violated;
     ev.value = wit_g;
@@ -1435,7 +1456,7 @@ ClaimResult check_argmin(const CheckConfig& cfg, Objective o, ref::OnlineRule ru
   (void)wit_g2;
   ev.extra.emplace_back("Hessian spectrum", std::to_string(n_pd) + " positive definite, " + std::to_string(n_psd) + " singular PSD, " +
                                                 std::to_string(n_ind) + " indefinite");
-  ev.extra.emplace_back("gradient vs FD (h = 1e-20)", "worst " + fmt(worst_fd) + " (tolerance 1e-25)");
+  ev.extra.emplace_back("gradient vs FD (h = 1e-20 max(1, ||S_upd||))", "worst max_ab |FD - grad| / max(1, ||grad||, scale, |J| / ||S_upd||) = " + fmt(worst_fd) + " (tolerance 1e-25)");
   ev.extra.emplace_back("max ||S_upd - S*|| / scale (PD instances)", fmt(worst_dist));
   ev.extra.emplace_back("worst g (condition-scaled)", fmt(worst_g) + " at " + worst_desc);
   std::string reg;
