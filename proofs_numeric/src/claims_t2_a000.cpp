@@ -1203,7 +1203,7 @@ ClaimResult check_t2_smnorm_approx(const CheckConfig& cfg) {
   const std::vector<std::size_t> grid = cfg.quick ? std::vector<std::size_t>{10, 100, 1000, 10000}
                                                   : std::vector<std::size_t>{10, 100, 1000, 10000, 100000};
   const std::vector<std::size_t> ds = cfg.quick ? std::vector<std::size_t>{4, 16} : std::vector<std::size_t>{4, 16, 64};
-  const int seeds = cfg.quick ? 8 : 200;
+  const int seeds = cfg.quick ? 8 : 48;
   DV xs(grid.begin(), grid.end());
   ClaimResult res;
   auto& e = res.evidence;
@@ -1310,7 +1310,7 @@ ClaimResult check_t2_gsm_norm(const CheckConfig& cfg) {
   Rng g(tag_seed(cfg.seed, "T2-GSM-NORM"));
   const std::vector<std::size_t> grid = cfg.quick ? std::vector<std::size_t>{10, 100, 1000, 10000}
                                                   : std::vector<std::size_t>{10, 100, 1000, 10000, 100000};
-  const int seeds = cfg.quick ? 8 : 200;
+  const int seeds = cfg.quick ? 8 : 100;
   const std::size_t d = cfg.quick ? 8 : 16;
   const double tau = std::sqrt(static_cast<double>(d));
   DV xs(grid.begin(), grid.end());
