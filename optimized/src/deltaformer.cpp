@@ -1,4 +1,17 @@
 // DeltaFormer u-solve (substitution, blocked, product-form inverse) and read-out (see the header).
+// These TUs are compiled with -march=native while the claims/properties TUs are not. Eigen's
+// non-template inline allocator (internal::aligned_malloc) then differs between TUs (a 64-byte
+// handmade alignment with the offset stored before the block, vs plain malloc) and the linker
+// keeps one out-of-line copy for the whole program: a claims check freed a block allocated by
+// this TU's copy with plain free ("double free or corruption"). Plain malloc (16-byte aligned on
+// glibc x86-64) and 16-byte assumed alignment make every copy identical; AVX still runs, with
+// unaligned packet loads.
+#ifndef EIGEN_MAX_ALIGN_BYTES
+#define EIGEN_MAX_ALIGN_BYTES 16
+#endif
+#ifndef EIGEN_MALLOC_ALREADY_ALIGNED
+#define EIGEN_MALLOC_ALREADY_ALIGNED 1
+#endif
 #include "recall/optimized/deltaformer.hpp"
 
 #include <Eigen/Dense>
