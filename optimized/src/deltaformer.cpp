@@ -143,6 +143,9 @@ template <class T> void deltaformer(const DeltaFormerArgs<T>& a) {
         }
         O.middleRows(s, n).noalias() = G * U.topRows(e);
       }
+      for (int t = 0; t < Tn; ++t)
+        for (int c = 0; c < dv; ++c)
+          if (!std::isfinite(O(t, c))) fail("the read-out o overflows", b, h, t);
     }
 }
 

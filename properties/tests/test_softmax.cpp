@@ -60,7 +60,7 @@ template <class T> TensorMap run_df(const TensorMap& in, bool normalized, opt::U
 // ---- DeltaFormer: substitution, blocked, product-form inverse vs the oracle ----
 RC_GTEST_PROP(DeltaFormerSolve, ThreeFormsWithinBudgetOfOracle, (const CaseKnobs& k0, bool normalized, bool f32)) {
   const CaseKnobs k = small(k0, 40);
-  const int chunk = *rc::gen::inRange(1, 20);
+  const int chunk = *rc::gen::oneOf(rc::gen::inRange(1, 20), rc::gen::just(64));
   const Precision p = f32 ? Precision::f32 : Precision::f64;
   const OpSpec& o = op(normalized ? "deltaformer_norm" : "deltaformer_u");
   const TensorMap in = o.generate(k, p);
@@ -100,7 +100,7 @@ TEST(DeltaFormerSolve, ProductInverseExactOnIntegerBlocks) {
 // the product form is registered for the normalised kernel only.
 TEST(DeltaFormerSolve, ProductInverseLosesAccuracyOnLargeUnnormalisedBlocks) {
   CaseKnobs k;
-  k.T = 64; k.dk = 8; k.dv = 4; k.keys = KeyKind::near_parallel; k.scale_exp = 0; k.gates = GateKind::ones; k.seed = 7;
+  k.T = 64; k.dk = 8; k.dv = 4; k.keys = KeyKind::near_parallel; k.scale_exp = 1; k.gates = GateKind::ones; k.seed = 7;
   const OpSpec& o = op("deltaformer_u");
   const TensorMap in = o.generate(k, Precision::f64);
   const Oracle orc = compute_oracle(o, in, 0x1p-53);
@@ -124,7 +124,7 @@ TEST(DeltaFormerSolve, ProductInverseLosesAccuracyOnLargeUnnormalisedBlocks) {
 // (rows of A sum to beta_t <= 1: ||(I + A)^{-1}||_inf <= T, A000-DELTAFORMER-NORM).
 TEST(DeltaFormerSolve, ConditionEstimateSeparatesEasyAndHardSystems) {
   CaseKnobs k;
-  k.dk = 8; k.dv = 4; k.keys = KeyKind::gaussian; k.scale_exp = 0; k.gates = GateKind::ones; k.seed = 7;
+  k.dk = 8; k.dv = 4; k.keys = KeyKind::gaussian; k.scale_exp = 1; k.gates = GateKind::ones; k.seed = 7;
   k.T = 64;
   const OpSpec& u = op("deltaformer_u");
   const OpSpec& nrm = op("deltaformer_norm");
@@ -312,7 +312,7 @@ template <class In> void lowp_case(const CaseKnobs& k, double u_store) {
   RC_ASSERT(j32.pass);
 }
 RC_GTEST_PROP(SoftmaxAttention, Bf16AndFp16InputsWithinBudget, (const CaseKnobs& k0)) {
-  CaseKnobs k = small(k0, 130);
+  CaseKnobs k = small(k0, 80);
   k.scale_exp = std::min(k.scale_exp, 2);  // fp16 overflows at 65504: logits stay in fp32 anyway, inputs must fit
   lowp_case<Eigen::bfloat16>(k, 0x1p-8);
   lowp_case<Eigen::half>(k, 0x1p-11);
@@ -345,8 +345,9 @@ TEST(SoftmaxNegative, OffByOneCausalMaskFails) {
 
 TEST(SoftmaxNegative, WrongDeltaFormerKernelsFail) {
   for (const char* opn : {"deltaformer_u", "deltaformer_norm"}) {
-    const Implementation* f32 = find_impl(opn, "cpu.blocked.c16", Precision::f32);
-    const Implementation* f64 = find_impl(opn, "cpu.blocked.c16", Precision::f64);
+    const std::string impl = std::string(opn) == "deltaformer_u" ? "cpu.blocked.c16" : "cpu.triinv.c64";
+    const Implementation* f32 = find_impl(opn, impl, Precision::f32);
+    const Implementation* f64 = find_impl(opn, impl, Precision::f64);
     ASSERT_NE(f32, nullptr);
     ASSERT_NE(f64, nullptr);
     Implementation as_double{opn, "bad.float_as_double", "test", Precision::f64,
@@ -356,7 +357,7 @@ TEST(SoftmaxNegative, WrongDeltaFormerKernelsFail) {
                             [f64](const TensorMap& in) { TensorMap r = in; for (double& b : r["beta"].data) b *= 1 + 1e-6; return f64->run(r); }, ""};
     int fa = 0, fb = 0, n = 0;
     for (const CaseKnobs& k : corner_cases(true, true)) {
-      if (k.T < 3) continue;
+      if (k.T < 3 || k.T > 70 || n >= 10) continue;
       ++n;
       fa += !run_case(as_double, k).judgement.pass;
       fb += !run_case(beta_off, k).judgement.pass;

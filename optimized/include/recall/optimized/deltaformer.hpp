@@ -18,7 +18,7 @@
 //                    for a non-negative A is far above |(I + A)^{-1}| once ||A|| >~ 1: accurate for the
 //                    normalised kernel (rows sum to beta_t), not for a large unnormalised one.
 // Softmax weights use max subtraction and log-sum-exp. A non-finite logit or kernel value, or a
-// non-finite u (overflow of an ill-conditioned solve), throws std::invalid_argument, as do null
+// non-finite u or o (overflow: u can grow like |1 - a|^T), throws std::invalid_argument, as do null
 // pointers, sizes < 1 and chunk < 1.
 #pragma once
 
