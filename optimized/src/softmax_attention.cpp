@@ -1,22 +1,19 @@
 // Tiled online-softmax causal attention and the naive full-score-row kernel (see the header).
-// These TUs are compiled with -march=native while the claims/properties TUs are not. Eigen's
-// non-template inline allocator (internal::aligned_malloc) then differs between TUs (a 64-byte
-// handmade alignment with the offset stored before the block, vs plain malloc) and the linker
-// keeps one out-of-line copy for the whole program: a claims check freed a block allocated by
-// this TU's copy with plain free ("double free or corruption"). Plain malloc (16-byte aligned on
-// glibc x86-64) and 16-byte assumed alignment make every copy identical; AVX still runs, with
-// unaligned packet loads.
-#ifndef EIGEN_MAX_ALIGN_BYTES
-#define EIGEN_MAX_ALIGN_BYTES 16
-#endif
-#ifndef EIGEN_MALLOC_ALREADY_ALIGNED
-#define EIGEN_MALLOC_ALREADY_ALIGNED 1
-#endif
+// These TUs are compiled with -march=native (AVX-512: Eigen aligns heap blocks to 64 bytes with a
+// handmade allocator and its GEMM assumes that alignment) while the claims/properties TUs are not
+// (plain malloc). Eigen's inline functions are then compiled differently in different TUs, the
+// linker keeps one out-of-line copy of each for the whole program, and a claims check freed a block
+// allocated by this TU's aligned_malloc with plain free ("double free or corruption"). Renaming
+// Eigen's namespace in this TU gives every Eigen symbol here a distinct name: no copy is shared.
+// (Header names in #include are not macro-expanded.) No Eigen type crosses this TU's interface.
+#define Eigen EigenRecallNative
 #include "recall/optimized/softmax_attention.hpp"
 
 #include <Eigen/Dense>
 
 #include <cmath>
+#include <cstring>
+#include <type_traits>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -35,10 +32,24 @@ template <class In, class Acc> void check(const SoftmaxAttentionArgs<In, Acc>& a
   if (!(a.scale >= 0) || !std::isfinite(a.scale)) throw std::invalid_argument(w + ": scale must be finite and >= 0 (0 = 1/sqrt(dk))");
 }
 
+// Storage to accumulation: exact widening (bf16: the upper half of a binary32; fp16 through
+// Eigen::half's exact conversion).
+template <class Acc, class In> Acc widen(const In& x) {
+  if constexpr (std::is_same_v<In, bf16_t>) {
+    const std::uint32_t w = static_cast<std::uint32_t>(x.bits) << 16;
+    float f;
+    std::memcpy(&f, &w, sizeof f);
+    return static_cast<Acc>(f);
+  } else if constexpr (std::is_same_v<In, fp16_t>) {
+    return static_cast<Acc>(static_cast<float>(Eigen::numext::bit_cast<Eigen::half>(x.bits)));
+  } else {
+    return static_cast<Acc>(x);
+  }
+}
 // Head slice (rows x cols starting at p) converted to the accumulation type.
 template <class Acc, class In> Mat<Acc> load(const In* p, int rows, int cols) {
   Mat<Acc> m(rows, cols);
-  for (Eigen::Index i = 0; i < m.size(); ++i) m.data()[i] = static_cast<Acc>(p[i]);
+  for (Eigen::Index i = 0; i < m.size(); ++i) m.data()[i] = widen<Acc>(p[i]);
   return m;
 }
 
@@ -151,8 +162,8 @@ template <class In, class Acc> void softmax_attention_naive(const SoftmaxAttenti
 
 template void softmax_attention_tiled<float, float>(const SoftmaxAttentionArgs<float, float>&);
 template void softmax_attention_tiled<double, double>(const SoftmaxAttentionArgs<double, double>&);
-template void softmax_attention_tiled<Eigen::bfloat16, float>(const SoftmaxAttentionArgs<Eigen::bfloat16, float>&);
-template void softmax_attention_tiled<Eigen::half, float>(const SoftmaxAttentionArgs<Eigen::half, float>&);
+template void softmax_attention_tiled<bf16_t, float>(const SoftmaxAttentionArgs<bf16_t, float>&);
+template void softmax_attention_tiled<fp16_t, float>(const SoftmaxAttentionArgs<fp16_t, float>&);
 template void softmax_attention_naive<float, float>(const SoftmaxAttentionArgs<float, float>&);
 template void softmax_attention_naive<double, double>(const SoftmaxAttentionArgs<double, double>&);
 

@@ -173,7 +173,16 @@ template <class In, class Acc> std::vector<Acc> run_sm(const TensorMap& in, bool
   const Tensor& q = in.at("q");
   const Tensor& v = in.at("v");
   const auto B = q.shape[0], H = q.shape[1], Tn = q.shape[2], dk = q.shape[3], dv = v.shape[3];
-  auto conv = [](const Tensor& t) { std::vector<In> r(t.data.size()); for (std::size_t i = 0; i < r.size(); ++i) r[i] = In(static_cast<float>(t.data[i])); return r; };
+  // In: float or double, or Eigen::bfloat16 / Eigen::half mapped to the kernel's bit-pattern types
+  auto conv = [](const Tensor& t) {
+    std::vector<In> r(t.data.size());
+    for (std::size_t i = 0; i < r.size(); ++i) {
+      if constexpr (std::is_same_v<In, opt::bf16_t>) r[i].bits = Eigen::numext::bit_cast<std::uint16_t>(Eigen::bfloat16(static_cast<float>(t.data[i])));
+      else if constexpr (std::is_same_v<In, opt::fp16_t>) r[i].bits = Eigen::numext::bit_cast<std::uint16_t>(Eigen::half(static_cast<float>(t.data[i])));
+      else r[i] = In(static_cast<float>(t.data[i]));
+    }
+    return r;
+  };
   std::vector<In> qd, kd, vd;
   if constexpr (std::is_same_v<In, double>) {
     qd = q.data; kd = in.at("k").data; vd = v.data;
@@ -293,19 +302,19 @@ TEST(SoftmaxAttention, SaturatedLogitsAndOverflow) {
 // judged here: inputs rounded to the storage type, oracle on those inputs, baseline = the float
 // reference rounded to the storage type (as recall validate does), u of the storage type. The fp32
 // accumulation is also checked against the f32 budget (it must be float-accurate on the rounded inputs).
-template <class In> void lowp_case(const CaseKnobs& k, double u_store) {
+template <class In, class Eig> void lowp_case(const CaseKnobs& k, double u_store) {
   const OpSpec& o = op("softmax_attention");
   TensorMap in = o.generate(k, Precision::f32);
   for (auto& [n, t] : in)
     if (n != "scale")
-      for (double& x : t.data) x = static_cast<float>(In(static_cast<float>(x)));  // exactly representable in In
+      for (double& x : t.data) x = static_cast<float>(Eig(static_cast<float>(x)));  // exactly representable in the storage type
   const Oracle orc = compute_oracle(o, in, 0x1p-24);
   TensorMap y;
   y["o"] = as_tensor({k.B, k.H, k.T, k.dv}, run_sm<In, float>(in, true, 64, 32));
   TensorMap base = o.baseline(in, Precision::f32);
   const BudgetInputs bi = budget_inputs(o, in);
   const Judgement j32 = judge(orc.y, y, base, 0x1p-24, bi);
-  for (double& x : base["o"].data) x = static_cast<float>(In(static_cast<float>(x)));
+  for (double& x : base["o"].data) x = static_cast<float>(Eig(static_cast<float>(x)));
   const Judgement js = judge(orc.y, y, base, u_store, bi);
   RC_LOG() << describe(k) << ": storage " << js.detail << " | f32 " << j32.detail << "\n";
   RC_ASSERT(js.pass);
@@ -314,8 +323,8 @@ template <class In> void lowp_case(const CaseKnobs& k, double u_store) {
 RC_GTEST_PROP(SoftmaxAttention, Bf16AndFp16InputsWithinBudget, (const CaseKnobs& k0)) {
   CaseKnobs k = small(k0, 80);
   k.scale_exp = std::min(k.scale_exp, 2);  // fp16 overflows at 65504: logits stay in fp32 anyway, inputs must fit
-  lowp_case<Eigen::bfloat16>(k, 0x1p-8);
-  lowp_case<Eigen::half>(k, 0x1p-11);
+  lowp_case<opt::bf16_t, Eigen::bfloat16>(k, 0x1p-8);
+  lowp_case<opt::fp16_t, Eigen::half>(k, 0x1p-11);
 }
 
 // ---- negative controls ----

@@ -6,8 +6,9 @@
 // Layout: q, k: [B,H,T,dk], v, o: [B,H,T,dv], row-major contiguous, heads independent.
 // o_t = sum_{j<=t, valid j} p_tj v_j, p_tj = exp(s_tj - lse_t), s_tj = scale q_t^T k_j.
 //
-// Storage vs accumulation: In is the storage type of q, k, v (float, double, Eigen::bfloat16,
-// Eigen::half); Acc the accumulation type (float for bf16/fp16 storage); o is written as Acc.
+// Storage vs accumulation: In is the storage type of q, k, v (float, double, or the 16-bit storage
+// types bf16_t / fp16_t below, raw IEEE bit patterns, e.g. from Eigen::bfloat16 / Eigen::half or
+// NumPy); Acc the accumulation type (float for 16-bit storage); o is written as Acc.
 //
 // Masking: key_mask (optional, [B,H,T] bytes, non-zero = valid) removes keys in addition to the
 // causal mask. A query row with no valid key gets o_t = 0 (defined behaviour, never NaN: the
@@ -16,7 +17,12 @@
 // std::invalid_argument (so does a null pointer, a size < 1 or a block < 1).
 #pragma once
 
+#include <cstdint>
+
 namespace recall::opt {
+
+struct bf16_t { std::uint16_t bits; };  // bfloat16: the upper 16 bits of a binary32
+struct fp16_t { std::uint16_t bits; };  // IEEE binary16
 
 template <class In, class Acc> struct SoftmaxAttentionArgs {
   int B = 1, H = 1, T = 0, dk = 0, dv = 0;
@@ -38,13 +44,11 @@ template <class In, class Acc> void softmax_attention_naive(const SoftmaxAttenti
 
 }  // namespace recall::opt
 
-namespace Eigen { struct bfloat16; struct half; }
-
 namespace recall::opt {
 extern template void softmax_attention_tiled<float, float>(const SoftmaxAttentionArgs<float, float>&);
 extern template void softmax_attention_tiled<double, double>(const SoftmaxAttentionArgs<double, double>&);
-extern template void softmax_attention_tiled<Eigen::bfloat16, float>(const SoftmaxAttentionArgs<Eigen::bfloat16, float>&);
-extern template void softmax_attention_tiled<Eigen::half, float>(const SoftmaxAttentionArgs<Eigen::half, float>&);
+extern template void softmax_attention_tiled<bf16_t, float>(const SoftmaxAttentionArgs<bf16_t, float>&);
+extern template void softmax_attention_tiled<fp16_t, float>(const SoftmaxAttentionArgs<fp16_t, float>&);
 extern template void softmax_attention_naive<float, float>(const SoftmaxAttentionArgs<float, float>&);
 extern template void softmax_attention_naive<double, double>(const SoftmaxAttentionArgs<double, double>&);
 }  // namespace recall::opt
