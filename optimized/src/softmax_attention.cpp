@@ -1,12 +1,4 @@
 // Tiled online-softmax causal attention and the naive full-score-row kernel (see the header).
-// These TUs are compiled with -march=native (AVX-512: Eigen aligns heap blocks to 64 bytes with a
-// handmade allocator and its GEMM assumes that alignment) while the claims/properties TUs are not
-// (plain malloc). Eigen's inline functions are then compiled differently in different TUs, the
-// linker keeps one out-of-line copy of each for the whole program, and a claims check freed a block
-// allocated by this TU's aligned_malloc with plain free ("double free or corruption"). Renaming
-// Eigen's namespace in this TU gives every Eigen symbol here a distinct name: no copy is shared.
-// (Header names in #include are not macro-expanded.) No Eigen type crosses this TU's interface.
-#define Eigen EigenRecallNative
 #include "recall/optimized/softmax_attention.hpp"
 
 #include <Eigen/Dense>
