@@ -121,9 +121,9 @@ TEST(DeltaRule, HardCornersEveryKernelWithinBudget) {
 // gates sum to -114, so s_final = e^-114 S0 ~ 5e-45, a float subnormal of 3.5 spacings. The chunked
 // kernels formed exp(-114) alone (0 in float) and returned s_final = 0 (relative error 1.0); no
 // float result can be better than the correctly rounded subnormal (relative error 0.14 here, which
-// the budget's underflow term covers). With the decay sum scaled to -103 the product e^-103 S0 ~
-// 1e-40 is ~100 spacings: a lone exp(-103) (1 spacing, ~30% off) fails the budget, the product of
-// normal-range factors rounds once.
+// the budget's underflow term covers; 0 is within its 24 spacings too). With the decay sum scaled to
+// -103 the product e^-103 S0 ~ 2e-42 is ~1400 spacings: a lone exp(-103) (1 spacing, 24% off) gave
+// 4.1e6 u against a budget of 3.3e5 u; the product of normal-range factors rounds once.
 TEST(GatedDeltaRule, DecayedInitialStateBelowFloatNormalRangeIsNotFlushed) {
   const CaseKnobs k = knobs(1, 1, 7, 17, 13, KeyKind::near_parallel, BetaKind::zero_one, GateKind::saturating, true, 48444818);
   CaseKnobs k3 = k;
