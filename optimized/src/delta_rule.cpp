@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -48,6 +49,29 @@ template <class T> inline void exp_row(const T* x, T* y, Index n) {
       if (x[i] < exp_lo<T>()) y[i] = std::exp(x[i]);
 }
 
+// x *= exp(b) for b <= 0, as a product of factors exp(lo) ... exp(rest) that are each normal numbers
+// (relative error u): a lone exp(b) below the normal range is subnormal (few digits) or 0 although
+// the product exp(b) x may still be representable (s0 ~ 1e5 decayed by e^-114 is a float
+// subnormal, exp(-114) alone underflows to 0). The only underflow left is that of the product,
+// which the result itself has (as in the recurrent form).
+template <class T, class X> inline void scale_by_exp(X&& x, T b) {
+  if (!(b < exp_lo<T>())) {
+    x *= std::exp(b);
+    return;
+  }
+  if (b == -std::numeric_limits<T>::infinity()) {
+    x.setZero();
+    return;
+  }
+  const T f = std::exp(exp_lo<T>());
+  while (b < exp_lo<T>()) {
+    x *= f;
+    b -= exp_lo<T>();
+    if (x.isZero(T(0))) return;
+  }
+  x *= std::exp(b);
+}
+
 // Per-call workspace, sized once for (C, dk, dv); tail chunks use the top-left corners. The
 // strictly upper parts of L, D and Ls are zeroed here and never written afterwards.
 template <class T> struct Workspace {
@@ -61,7 +85,7 @@ template <class T> struct Workspace {
   RowMat<T> R;     // C x dv  right-hand side, then Delta
   RowMat<T> X;     // C x dv  Delta for the product inverse
   RowMat<T> Kw;    // C x dk  diag(G_{e,:}) K_c (gated)
-  Vec<T> eb;       // C: exp(b_t)
+  Vec<T> eb;       // C: b_t, the log of the decay from the chunk start (applied by scale_by_exp)
   Vec<T> lhalf, hrow;  // C: L_{e,:} / 2 and its exp (gated state passing)
 
   Workspace(Index C, Index dk, Index dv, bool gated, bool prodinv)
@@ -113,7 +137,7 @@ void chunked_head(Index Tn, Index dk, Index dv, Index C, const T* q, const T* k,
         T c = T(0);
         for (Index t = 0; t < n; ++t) {
           c += g[t];
-          ws.eb[t] = std::exp(c);
+          ws.eb[t] = c;  // the log of the decay: applied through scale_by_exp
         }
         auto& L = ws.L;
         auto& D = ws.D;
@@ -142,8 +166,12 @@ void chunked_head(Index Tn, Index dk, Index dv, Index C, const T* q, const T* k,
         const auto X = WS.bottomRows(n);
         Oc = WS.topRows(n);
         if (lg) {
-          for (Index t = 0; t < n; ++t) R.row(t) = bc[t] * (Vc.row(t) - ws.eb[t] * X.row(t));
-          Oc.array().colwise() *= ws.eb.head(n).array();
+          for (Index t = 0; t < n; ++t) {
+            auto x = WS.row(n + t);
+            scale_by_exp(x, ws.eb[t]);
+            R.row(t) = bc[t] * (Vc.row(t) - x);
+            scale_by_exp(Oc.row(t), ws.eb[t]);
+          }
         } else {
           for (Index t = 0; t < n; ++t) R.row(t) = bc[t] * (Vc.row(t) - X.row(t));
         }
@@ -173,7 +201,7 @@ void chunked_head(Index Tn, Index dk, Index dv, Index C, const T* q, const T* k,
       // Delta) by a tiny decay (gates ~1e-300) pushes that factor below the normal range and loses
       // digits that the product, still a normal number, needs.
       if (lg) {
-        if (!state_zero) S *= ws.eb[n - 1];
+        if (!state_zero) scale_by_exp(S, ws.eb[n - 1]);
         auto h = ws.hrow.head(n);
         ws.lhalf.head(n) = T(0.5) * ws.L.row(n - 1).head(n).transpose();
         exp_row<T>(ws.lhalf.data(), h.data(), n);

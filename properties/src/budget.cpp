@@ -111,6 +111,15 @@ double kappa_of(const MpTensor& ref, const TensorMap& magnitude, const std::stri
   for (double a : it->second.data) amax = std::max(amax, std::fabs(a));
   return scale > 0 ? std::max(1.0, amax / static_cast<double>(scale)) : 1.0;
 }
+// Spacing of the subnormals (the smallest positive number) of the IEEE format with unit roundoff u:
+// binary64, binary32, binary16, bfloat16. 0 for any other u (no underflow term).
+double subnormal_spacing(double u) {
+  if (u == 0x1p-53) return 0x1p-1074;
+  if (u == 0x1p-24) return 0x1p-149;
+  if (u == 0x1p-11) return 0x1p-24;
+  if (u == 0x1p-8) return 0x1p-133;
+  return 0.0;
+}
 }  // namespace
 
 std::vector<OutputJudgement> judge_outputs(const MpTensorMap& oracle, const TensorMap& kernel_out, const TensorMap& baseline_out,
@@ -134,8 +143,16 @@ std::vector<OutputJudgement> judge_outputs(const MpTensorMap& oracle, const Tens
     o.baseline_err_u = eb.max_err_u;
     o.kappa = kappa_of(ref, magnitude, name);
     o.kappa_solve = kappa_solve;
+    // Underflow (gradual): a result below the normal range is rounded to a multiple of eta, with an
+    // absolute error up to eta/2 that no relative bound covers (fl(x op y) = (x op y)(1 + d) + e,
+    // |e| <= eta/2, Higham, Accuracy and Stability, 2.1). A chain of m such roundings: lambda m eta/2,
+    // in units of u relative to the output's scale. It exceeds 1 u only for outputs within about
+    // m/u subnormal spacings of zero (float: scale < ~1e-36), where a working-precision result
+    // cannot carry relative accuracy u at all.
+    const double scale = ek.scale > 0 ? ek.scale : 1.0;
+    o.underflow_u = p.lambda * std::max(1.0, m) * 0.5 * subnormal_spacing(u) / (u * scale);
     o.budget_u = p.c * eb.max_err_u + p.floor_u + p.lambda * std::sqrt(std::max(1.0, m)) * o.kappa +
-                 p.lambda * std::max(0.0, n_solve) * std::max(0.0, kappa_solve);
+                 p.lambda * std::max(0.0, n_solve) * std::max(0.0, kappa_solve) + o.underflow_u;
     o.pass = o.nonfinite == 0 && std::isfinite(o.err_u) && o.err_u <= o.budget_u;
     v.push_back(o);
   }
@@ -159,6 +176,7 @@ Judgement judge(const MpTensorMap& oracle, const TensorMap& kernel_out, const Te
       s << "decisive output " << o.name << ": err " << o.err_u << " u vs budget " << o.budget_u << " u (= " << p.c << " x baseline "
         << o.baseline_err_u << " + " << p.floor_u << " + " << p.lambda << " sqrt(" << m << ") kappa " << o.kappa;
       if (kappa_solve > 0) s << " + " << p.lambda << " n " << n_solve << " kappa_solve " << kappa_solve;
+      if (o.underflow_u >= 1) s << " + underflow " << o.underflow_u;
       s << ")";
       j.detail = s.str();
       first = false;

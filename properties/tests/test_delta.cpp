@@ -36,10 +36,9 @@ struct AllOutcome {
   std::string detail;
   double max_kappa_solve = 0;
 };
-AllOutcome judge_all(const std::string& opname, const CaseKnobs& k, Precision p) {
+AllOutcome judge_inputs(const std::string& opname, const TensorMap& in, Precision p) {
   const OpSpec& o = op(opname);
   const double u = unit_roundoff(p);
-  TensorMap in = o.generate(k, p);
   o.validate(in);
   Oracle oracle = compute_oracle(o, in, u);
   TensorMap base = o.baseline(in, p);
@@ -54,6 +53,9 @@ AllOutcome judge_all(const std::string& opname, const CaseKnobs& k, Precision p)
     }
   }
   return r;
+}
+AllOutcome judge_all(const std::string& opname, const CaseKnobs& k, Precision p) {
+  return judge_inputs(opname, op(opname).generate(k, p), p);
 }
 
 rc::Gen<CaseKnobs> delta_knobs() {
@@ -113,6 +115,50 @@ TEST(DeltaRule, HardCornersEveryKernelWithinBudget) {
         AllOutcome r = judge_all(opname, k, p);
         EXPECT_TRUE(r.pass) << opname << " " << describe(k) << " " << precision_name(p) << "\n" << r.detail;
       }
+}
+
+// Regression (RapidCheck seed 4699866238614310714, case 238): every beta is 0 and the saturating
+// gates sum to -114, so s_final = e^-114 S0 ~ 5e-45, a float subnormal of 3.5 spacings. The chunked
+// kernels formed exp(-114) alone (0 in float) and returned s_final = 0 (relative error 1.0); no
+// float result can be better than the correctly rounded subnormal (relative error 0.14 here, which
+// the budget's underflow term covers; 0 is within its 24 spacings too). With the decay sum scaled to
+// -103 the product e^-103 S0 ~ 2e-42 is ~1400 spacings: a lone exp(-103) (1 spacing, 24% off) gave
+// 4.1e6 u against a budget of 3.3e5 u; the product of normal-range factors rounds once.
+TEST(GatedDeltaRule, DecayedInitialStateBelowFloatNormalRangeIsNotFlushed) {
+  const CaseKnobs k = knobs(1, 1, 7, 17, 13, KeyKind::near_parallel, BetaKind::zero_one, GateKind::saturating, true, 48444818);
+  CaseKnobs k3 = k;
+  k3.scale_exp = -3;
+  const OpSpec& o = op("gated_delta_rule");
+  for (double total : {0.0, -103.0}) {
+    TensorMap in = o.generate(k3, Precision::f32);
+    double sum = 0;
+    for (double g : in["log_alpha"].data) sum += g;
+    ASSERT_LT(sum, -104.0);  // the case still reaches below float's subnormal range for exp(sum)
+    if (total != 0)
+      for (double& g : in["log_alpha"].data) g = static_cast<float>(g * total / sum);
+    for (double b : in["beta"].data) ASSERT_EQ(b, 0.0);
+    AllOutcome r = judge_inputs("gated_delta_rule", in, Precision::f32);
+    EXPECT_TRUE(r.pass) << total << "\n" << r.detail;
+    r = judge_inputs("gated_delta_rule", in, Precision::f64);
+    EXPECT_TRUE(r.pass) << total << "\n" << r.detail;
+    MpTensorMap y;
+    {
+      MpDigitsScope s(60);
+      y = o.oracle(in);
+    }
+    double ymax = 0;
+    for (const mp_t& x : y["s_final"].data) ymax = std::max(ymax, std::fabs(static_cast<double>(x)));
+    EXPECT_LT(ymax, 0x1p-126);  // below float's normal range (exact value)
+    EXPECT_GT(ymax, 0x1p-149);
+    for (const Implementation* impl : impls_of("gated_delta_rule", Precision::f32)) {
+      const TensorMap out = impl->run(in);
+      double err = 0;
+      for (std::size_t i = 0; i < y["s_final"].data.size(); ++i)
+        err = std::max(err, std::fabs(out.at("s_final").data[i] - static_cast<double>(y["s_final"].data[i])));
+      // within one subnormal spacing (a correctly rounded result is within half of one)
+      EXPECT_LE(err, 0x1p-149) << impl->name << " total " << total << " max|s_final| " << ymax;
+    }
+  }
 }
 
 // ---- the condition hook ----

@@ -64,6 +64,7 @@ struct OutputJudgement {
   double err_u = 0, baseline_err_u = 0, budget_u = 0, kappa = 1;
   std::string worst_index;  // 1-based, of the kernel's worst element
   double kappa_solve = 0;   // condition estimate of the op's linear system (0: none)
+  double underflow_u = 0;   // gradual-underflow term of the budget (units of u; >= 1 only for outputs near the subnormal range)
   std::size_t nonfinite = 0;  // kernel elements that are NaN or +-Inf (the reference is finite): always a failure
   std::string first_nonfinite;  // 1-based index of the first one
   bool pass = false;
