@@ -75,6 +75,12 @@ std::vector<AgreementRow> run_agreement(bool quick, const std::string& op_filter
             r.worst_index = j.kernel.worst_output + j.kernel.worst_index;
           }
           r.min_margin = std::min(r.min_margin, j.margin);
+          const double rel = j.budget_u * u;
+          if (rel > r.max_budget_rel) {
+            r.max_budget_rel = rel;
+            r.weakest_case = describe(k) + " | " + j.detail;
+          }
+          if (rel > weak_budget_rel) ++r.weak_cases;
         }
       }
     }

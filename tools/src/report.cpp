@@ -67,6 +67,9 @@ nlohmann::json agreement_json(const AgreementRow& r) {
           {"kappa_solve", num(r.kappa_solve)},
           {"min_margin_u", num(r.min_margin)},
           {"min_oracle_agree_digits", num(r.min_oracle_agree_digits)},
+          {"weak_cases", r.weak_cases},
+          {"max_budget_rel", num(r.max_budget_rel)},
+          {"weakest_case", r.weakest_case},
           {"worst_case", r.worst_case},
           {"worst_index", r.worst_index},
           {"pass", r.pass}};
@@ -121,7 +124,8 @@ int cmd_report(const std::string& out_dir, const CheckConfig& cfg, std::ostream&
 
   nlohmann::json j;
   j["config"] = {{"seed", cfg.seed}, {"quick", cfg.quick}, {"digits", cfg.digits}, {"runtime_s", secs}};
-  j["budget"] = "err(kernel) <= 2 * err(same-precision naive baseline) + 4, errors in units of u relative to max|oracle| per output";
+  j["budget"] = "err(kernel) <= 2 err(same-precision naive baseline) + 4 + 2 sqrt(m) kappa [+ 2 n kappa_solve] [+ underflow], "
+                "errors in units of u relative to max|oracle| per output; weak_cases: cases whose budget exceeds 1% relative error";
   for (const auto& r : rows) j["agreement"].push_back(agreement_json(r));
   for (const auto& [c, r] : claims) j["claims"].push_back(claim_json(*c, r));
   std::map<std::string, int> status_counts;
@@ -139,15 +143,17 @@ int cmd_report(const std::string& out_dir, const CheckConfig& cfg, std::ostream&
         "Budget per output: 2 x error of the same-precision naive baseline + 4 u + 2 sqrt(m) kappa (kappa: the output's "
         "condition, max magnitude / max |y*|), + 2 n kappa_solve for ops that solve a linear system (kappa_solve: its "
         "condition estimate, n its order). kappa and kappa_solve are those of the reported case. The oracle is recomputed at "
-        "doubled digits; `oracle digits` is the smallest agreement between the two.\n\n";
-  md << "| op | implementation | device | precision | cases | max err (u) | baseline err (u) | budget (u) | kappa | kappa_solve | min margin (u) | oracle digits | result | worst case |\n"
-     << "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+        "doubled digits; `oracle digits` is the smallest agreement between the two. `weak` counts the cases whose budget "
+        "exceeds 1% relative error (budget x u > 0.01): they cannot tell a correct kernel from one 1% wrong; `max budget (rel)` "
+        "is the largest budget x u over the cases.\n\n";
+  md << "| op | implementation | device | precision | cases | max err (u) | baseline err (u) | budget (u) | kappa | kappa_solve | min margin (u) | weak | max budget (rel) | oracle digits | result | worst case |\n"
+     << "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
   int fails = 0;
   for (const auto& r : rows) {
     if (!r.pass) ++fails;
     md << "| " << r.op << " | " << r.impl << " | " << r.device << " | " << r.precision << " | " << r.cases << " | "
        << g3(r.max_err_u) << " | " << g3(r.baseline_err_u) << " | " << g3(r.budget_u) << " | " << g3(r.kappa) << " | " << (r.kappa_solve > 0 ? g3(r.kappa_solve) : std::string("-"))
-       << " | " << g3(r.min_margin) << " | "
+       << " | " << g3(r.min_margin) << " | " << r.weak_cases << " | " << g3(r.max_budget_rel) << " | "
        << g3(r.min_oracle_agree_digits) << " | " << (r.pass ? "pass" : "FAIL (" + std::to_string(r.failures) + ")") << " | "
        << md_escape(r.worst_case + " @ " + r.worst_index) << " |\n";
   }

@@ -19,6 +19,8 @@ struct CaseOutcome {
 // Run one implementation on one case: generate, validate, oracle, baseline, kernel, judge.
 CaseOutcome run_case(const Implementation& impl, const CaseKnobs& knobs, const BudgetParams& p = {});
 
+inline constexpr double weak_budget_rel = 1e-2;
+
 struct AgreementRow {
   std::string op, impl, device, precision;
   int cases = 0, failures = 0;
@@ -29,6 +31,11 @@ struct AgreementRow {
   double kappa_solve = 0;          // condition estimate of the op's linear system on that case (0: none)
   double min_margin = 0;           // smallest budget - err over cases
   double min_oracle_agree_digits = 0;
+  // Cases whose budget exceeds 1% relative error (budget_u * u > weak_budget_rel): such a case
+  // cannot tell a correct kernel from one that is 1% wrong. Reported, and bounded by the suite.
+  int weak_cases = 0;
+  double max_budget_rel = 0;       // largest budget_u * u over cases
+  std::string weakest_case;        // the case with that budget
   std::string worst_case, worst_index;
   bool pass = false;
 };
