@@ -496,6 +496,17 @@ auto claim_adder(Ledger& l) {
 
 // ---- feature maps -------------------------------------------------------------------------------------
 
+// A feature map of the given kind and parameters (order: p of poly, M of exp_trunc; nu: DPFP),
+// optionally sum- or L2-normalised (the A004-PHI-SET wrappers).
+ref::FeatureMap fmap(ref::FeatureMapKind k, int order = 2, int nu = 1, bool sumn = false, bool l2n = false) {
+  ref::FeatureMap f;
+  f.kind = k;
+  f.order = order;
+  f.nu = nu;
+  f.sum_normalize = sumn;
+  f.l2_normalize = l2n;
+  return f;
+}
 // the map is defined as intended at input width d (DPFP needs 2d > nu)
 bool fmap_ok(const ref::FeatureMap& f, std::size_t d) {
   return f.kind != ref::FeatureMapKind::dpfp || 2 * d > static_cast<std::size_t>(f.nu);

@@ -75,15 +75,6 @@ std::vector<double> gate_values(Rng& g, Gates kind, std::size_t n) {
 
 // ---- feature maps ---------------------------------------------------------------------------
 
-FeatureMap fmap(FeatureMapKind k, int order = 2, int nu = 1, bool sumn = false, bool l2n = false) {
-  FeatureMap f;
-  f.kind = k;
-  f.order = order;
-  f.nu = nu;
-  f.sum_normalize = sumn;
-  f.l2_normalize = l2n;
-  return f;
-}
 std::string fmap_name(const FeatureMap& f) {
   std::string s = ref::feature_map_name(f.kind);
   if (f.kind == FeatureMapKind::poly) s += std::to_string(f.order);
@@ -1540,6 +1531,23 @@ double thm1_metric_double(const std::vector<double>& p, std::size_t T, std::size
   return worst;
 }
 
+// max over the entries a of W of |(l(W + h E_a) - l(W - h E_a)) / 2h - G_a|, l = ref::ttt_loss at (k, v);
+// where: the worst entry (1-based row, column).
+mp_t ttt_fd_max_err(const MM& W, const mp_t* k, const mp_t* v, const MM& G, const mp_t& h, std::string& where) {
+  mp_t worst(0);
+  std::size_t wa = 0;
+  for (std::size_t a = 0; a < W.a.size(); ++a) {
+    MM Wp = W, Wm = W;
+    Wp.a[a] += h;
+    Wm.a[a] -= h;
+    const mp_t fd = (ref::ttt_loss(Wp, k, v) - ref::ttt_loss(Wm, k, v)) / (2 * h);
+    const mp_t e = abs(mp_t(fd - G.a[a]));
+    if (e > worst) { worst = e; wa = a; }
+  }
+  where = "entry (" + std::to_string(wa / W.cols + 1) + "," + std::to_string(wa % W.cols + 1) + ")";
+  return worst;
+}
+
 // =============================================================================================
 // A004-TTT-DEFS
 // =============================================================================================
@@ -1566,17 +1574,7 @@ ClaimResult check_ttt_defs(const CheckConfig& cfg) {
           const MM W = to_mp(Wd), k = to_mp(kd), v = to_mp(vd);
           const MM G = ref::ttt_grad(W, k.row(0), v.row(0));
           const mp_t h = mp_t("1e-20") * mp_max1(ref::frob(W), mp_t(1));  // step relative to the scale of W
-          mp_t worst(0);
-          std::size_t wa = 0;
-          for (std::size_t a = 0; a < W.a.size(); ++a) {
-            MM Wp = W, Wm = W;
-            Wp.a[a] += h;
-            Wm.a[a] -= h;
-            const mp_t fd = (ref::ttt_loss(Wp, k.row(0), v.row(0)) - ref::ttt_loss(Wm, k.row(0), v.row(0))) / (2 * h);
-            const mp_t e = abs(mp_t(fd - G.a[a]));
-            if (e > worst) { worst = e; wa = a; }
-          }
-          where = "entry (" + std::to_string(wa / dk + 1) + "," + std::to_string(wa % dk + 1) + ")";
+          const mp_t worst = ttt_fd_max_err(W, k.row(0), v.row(0), G, h, where);
           return to_d(mp_t(worst / mp_max1(ref::frob(G), mp_t(1))));
         });
       }
@@ -1806,17 +1804,7 @@ ClaimResult check_ttt_proof_grad(const CheckConfig& cfg) {
             const MM X = to_mp(x), K = ref::project(X, to_mp(in.thK)), V = ref::project(X, to_mp(in.thV));
             const MM P = printed(K, V), W0(dv, dk);
             const mp_t h("1e-20");
-            mp_t worst(0);
-            std::size_t wa = 0;
-            for (std::size_t a = 0; a < W0.a.size(); ++a) {
-              MM Wp = W0, Wm = W0;
-              Wp.a[a] += h;
-              Wm.a[a] -= h;
-              const mp_t c = (ref::ttt_loss(Wp, K.row(0), V.row(0)) - ref::ttt_loss(Wm, K.row(0), V.row(0))) / (2 * h);
-              const mp_t e = abs(mp_t(c - P.a[a]));
-              if (e > worst) { worst = e; wa = a; }
-            }
-            where = "entry (" + std::to_string(wa / dk + 1) + "," + std::to_string(wa % dk + 1) + ")";
+            const mp_t worst = ttt_fd_max_err(W0, K.row(0), V.row(0), P, h, where);
             return to_d(mp_t(worst / mp_max1(ref::frob(P), mp_t(1))));
           });
           an.add(desc, [&](unsigned dg, std::string& where) {

@@ -76,14 +76,6 @@ ClaimResult combine(const Parts& parts) { return claim_support::combine(parts, {
 
 // ---- feature maps -----------------------------------------------------------------------------
 
-FeatureMap fmap(FeatureMapKind k, int nu = 1, bool sumn = false, bool l2n = false) {
-  FeatureMap f;
-  f.kind = k;
-  f.nu = nu;
-  f.sum_normalize = sumn;
-  f.l2_normalize = l2n;
-  return f;
-}
 std::string fmap_name(const FeatureMap& f) {
   std::string s = ref::feature_map_name(f.kind);
   if (f.kind == FeatureMapKind::dpfp) s += "(nu=" + std::to_string(f.nu) + ")";
@@ -93,9 +85,9 @@ std::string fmap_name(const FeatureMap& f) {
 }
 // the maps of A004-PHI-SET used by the delta items
 std::vector<FeatureMap> delta_maps() {
-  return {fmap(FeatureMapKind::identity), fmap(FeatureMapKind::elu1), fmap(FeatureMapKind::relu), fmap(FeatureMapKind::dpfp, 1),
-          fmap(FeatureMapKind::dpfp, 3), fmap(FeatureMapKind::poly), fmap(FeatureMapKind::elu1, 1, true),
-          fmap(FeatureMapKind::elu1, 1, false, true)};
+  return {fmap(FeatureMapKind::identity), fmap(FeatureMapKind::elu1), fmap(FeatureMapKind::relu), fmap(FeatureMapKind::dpfp, 2, 1),
+          fmap(FeatureMapKind::dpfp, 2, 3), fmap(FeatureMapKind::poly), fmap(FeatureMapKind::elu1, 2, 1, true),
+          fmap(FeatureMapKind::elu1, 2, 1, false, true)};
 }
 
 // u-recursion of the delta rule (A000 F4 form 2): u_i = beta_i (v_i - sum_{j<i} (k_j . k_i) u_j),
@@ -341,9 +333,9 @@ ClaimResult check_delta_fwp_impl(const CheckConfig& cfg, bool znorm) {
                      "form (C in {1,2,3,n}) and the u-recursion, outputs every token and final W",
              cfg.digits);
   const std::vector<std::size_t> ns = cfg.quick ? std::vector<std::size_t>{1, 2, 3, 7} : std::vector<std::size_t>{1, 2, 3, 7, 16, 33};
-  std::vector<FeatureMap> maps = znorm ? std::vector<FeatureMap>{fmap(FeatureMapKind::elu1), fmap(FeatureMapKind::dpfp, 1),
-                                                                 fmap(FeatureMapKind::dpfp, 3), fmap(FeatureMapKind::relu),
-                                                                 fmap(FeatureMapKind::elu1, 1, true)}
+  std::vector<FeatureMap> maps = znorm ? std::vector<FeatureMap>{fmap(FeatureMapKind::elu1), fmap(FeatureMapKind::dpfp, 2, 1),
+                                                                 fmap(FeatureMapKind::dpfp, 2, 3), fmap(FeatureMapKind::relu),
+                                                                 fmap(FeatureMapKind::elu1, 2, 1, true)}
                                        : delta_maps();
   int inst = 0, expansive = 0;
   for (int rep = 0; rep < (cfg.quick ? 1 : 3); ++rep) for (std::size_t n : ns)
@@ -523,10 +515,10 @@ ClaimResult check_beta1(const CheckConfig& cfg) {
   struct Fam { std::string name; FeatureMap f; };
   const std::vector<Fam> fams = {{"raw identity", fmap(FeatureMapKind::identity)},
                                  {"raw elu1", fmap(FeatureMapKind::elu1)},
-                                 {"raw dpfp(nu=1)", fmap(FeatureMapKind::dpfp, 1)},
-                                 {"sum-normalised elu1", fmap(FeatureMapKind::elu1, 1, true)},
-                                 {"L2-normalised identity", fmap(FeatureMapKind::identity, 1, false, true)},
-                                 {"L2-normalised elu1", fmap(FeatureMapKind::elu1, 1, false, true)}};
+                                 {"raw dpfp(nu=1)", fmap(FeatureMapKind::dpfp, 2, 1)},
+                                 {"sum-normalised elu1", fmap(FeatureMapKind::elu1, 2, 1, true)},
+                                 {"L2-normalised identity", fmap(FeatureMapKind::identity, 2, 1, false, true)},
+                                 {"L2-normalised elu1", fmap(FeatureMapKind::elu1, 2, 1, false, true)}};
   std::vector<std::pair<std::string, ClaimResult>> parts;
   {  // (a)
     Checker ck("||v_new - v|| / max(1, ||v||) with beta = 1", cfg.digits);
