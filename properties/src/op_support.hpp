@@ -115,6 +115,22 @@ inline double seq_length(const TensorMap& in) {
   return static_cast<double>(q.shape[2] + q.shape[3]);
 }
 
+// ---- tensor declarations shared by the ops ----
+// q, k [B,H,T,dk] and v [B,H,T,dv], then `extra` (inputs between v and the initial state), then the
+// optional initial memory s0 when with_s0.
+inline std::vector<TensorDecl> qkv_inputs(std::vector<TensorDecl> extra = {}, bool with_s0 = true) {
+  std::vector<TensorDecl> v = {{"q", "B,H,T,dk", false, "queries (tokens are rows)"},
+                               {"k", "B,H,T,dk", false, "keys"},
+                               {"v", "B,H,T,dv", false, "values"}};
+  v.insert(v.end(), extra.begin(), extra.end());
+  if (with_s0) v.push_back({"s0", "B,H,dv,dk", true, "initial memory S_0 (canonical d_v x d_k layout; zeros when absent)"});
+  return v;
+}
+// outputs o_t = S_t q_t and the final memory S_T of the recurrent-state ops
+inline std::vector<TensorDecl> state_outputs() {
+  return {{"o", "B,H,T,dv", false, "o_t = S_t q_t"}, {"s_final", "B,H,dv,dk", false, "final memory S_T"}};
+}
+
 // ---- registry adapters: registry tensors <-> the optimized/ kernels' flat arrays ----
 template <class T> std::vector<T> to(const Tensor& t) { return std::vector<T>(t.data.begin(), t.data.end()); }
 template <class T> Tensor from(std::vector<std::int64_t> shape, const std::vector<T>& v) {

@@ -188,13 +188,7 @@ TensorMap gated_magnitude(const TensorMap& in) {
 
 std::vector<OpSpec> build_ops() {
   std::vector<OpSpec> v;
-  const std::vector<TensorDecl> la_in = {
-      {"q", "B,H,T,dk", false, "queries (tokens are rows)"},
-      {"k", "B,H,T,dk", false, "keys"},
-      {"v", "B,H,T,dv", false, "values"},
-      {"s0", "B,H,dv,dk", true, "initial memory S_0 (canonical d_v x d_k layout; zeros when absent)"}};
-  const std::vector<TensorDecl> la_out = {{"o", "B,H,T,dv", false, "o_t = S_t q_t"},
-                                          {"s_final", "B,H,dv,dk", false, "final memory S_T"}};
+  const std::vector<TensorDecl> la_in = qkv_inputs(), la_out = state_outputs();
   {
     OpSpec op;
     op.name = "linear_attention";

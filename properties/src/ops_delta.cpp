@@ -237,14 +237,9 @@ double delta_length(const TensorMap& in) {
 }  // namespace
 
 void add_delta_ops(std::vector<OpSpec>& v) {
-  const std::vector<TensorDecl> d_in = {
-      {"q", "B,H,T,dk", false, "queries (tokens are rows)"},
-      {"k", "B,H,T,dk", false, "keys"},
-      {"v", "B,H,T,dv", false, "values"},
-      {"beta", "B,H,T", false, "step sizes beta_t (any finite value; beta |k|^2 in [0,2] is non-expansive)"},
-      {"s0", "B,H,dv,dk", true, "initial memory S_0 (canonical d_v x d_k layout; zeros when absent)"}};
-  const std::vector<TensorDecl> d_out = {{"o", "B,H,T,dv", false, "o_t = S_t q_t"},
-                                         {"s_final", "B,H,dv,dk", false, "final memory S_T"}};
+  const std::vector<TensorDecl> d_in = op_support::qkv_inputs(
+      {{"beta", "B,H,T", false, "step sizes beta_t (any finite value; beta |k|^2 in [0,2] is non-expansive)"}});
+  const std::vector<TensorDecl> d_out = op_support::state_outputs();
   {
     OpSpec op;
     op.name = "delta_rule";

@@ -273,10 +273,8 @@ TensorMap gen_deltaformer(const CaseKnobs& k, Precision p, bool normalized) {
 }  // namespace
 
 void add_softmax_ops(std::vector<OpSpec>& v) {
-  const std::vector<TensorDecl> qkv = {{"q", "B,H,T,dk", false, "queries (tokens are rows)"},
-                                       {"k", "B,H,T,dk", false, "keys"},
-                                       {"v", "B,H,T,dv", false, "values"},
-                                       {"scale", "1", true, "logit scale 1/tau > 0 (default 1/sqrt(dk))"}};
+  const std::vector<TensorDecl> qkv =
+      op_support::qkv_inputs({{"scale", "1", true, "logit scale 1/tau > 0 (default 1/sqrt(dk))"}}, /*with_s0=*/false);
   {
     OpSpec op;
     op.name = "softmax_attention";
