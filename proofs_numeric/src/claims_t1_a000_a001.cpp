@@ -13,6 +13,7 @@
 #include "recall/reference/forms.hpp"
 #include "recall/reference/linear_attention.hpp"
 #include "recall/reference/ttt.hpp"
+#include "claim_support.hpp"
 
 #include <boost/math/constants/constants.hpp>
 
@@ -33,6 +34,8 @@
 namespace recall {
 namespace {
 
+using namespace claim_support;
+
 using ref::Matrix;
 using ref::Vector;
 using MM = Matrix<mp_t>;
@@ -43,29 +46,12 @@ using VM = Vector<mp_t>;
 // seeds, formatting
 // ---------------------------------------------------------------------------------------------
 
-std::uint64_t splitmix64(std::uint64_t x) {
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
-std::uint64_t fnv1a(std::string_view s) {
-  std::uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : s) { h ^= c; h *= 1099511628211ull; }
-  return h;
-}
 std::uint64_t instance_seed(const CheckConfig& cfg, std::string_view tag, std::uint64_t n) {
   return splitmix64(cfg.seed ^ fnv1a(tag) ^ splitmix64(n));
 }
 std::string hex(std::uint64_t x) {
   std::ostringstream s;
   s << "0x" << std::hex << x;
-  return s.str();
-}
-std::string fmt(double x, int prec = 3) {
-  std::ostringstream s;
-  s.precision(prec);
-  s << x;
   return s.str();
 }
 template <class T> std::string join(const std::vector<T>& v, const char* sep = ",") {
@@ -286,23 +272,6 @@ std::string sizes_desc(const CheckConfig& cfg, std::size_t dk_cap = 64) {
 // mp helpers
 // ---------------------------------------------------------------------------------------------
 
-MM mp(const MD& m) { return ref::cast<mp_t>(m); }
-double to_d(const mp_t& x) { return static_cast<double>(x); }
-
-// R-ID relative residual ||a-b||_F / max(1, ||a||_F, ||b||_F), evaluated in mp
-double rel_res(const MM& a, const MM& b) {
-  const mp_t num = ref::frob_diff(a, b);
-  mp_t den = ref::frob(a);
-  const mp_t nb = ref::frob(b);
-  if (nb > den) den = nb;
-  if (den < 1) den = mp_t(1);
-  return to_d(mp_t(num / den));
-}
-MM as_row(const VM& v) {
-  MM m(1, v.size());
-  for (std::size_t i = 0; i < v.size(); ++i) m(0, i) = v[i];
-  return m;
-}
 // largest absolute entry of a - b (exact-agreement checks)
 double max_abs_diff(const MM& a, const MM& b) {
   ref::require(a.rows == b.rows && a.cols == b.cols, "max_abs_diff: shapes differ");
@@ -313,17 +282,6 @@ double max_abs_diff(const MM& a, const MM& b) {
   }
   return to_d(m);
 }
-template <class S> Matrix<S> first_rows(const Matrix<S>& X, std::size_t t) {
-  Matrix<S> out(t, X.cols);
-  for (std::size_t i = 0; i < t * X.cols; ++i) out.a[i] = X.a[i];
-  return out;
-}
-template <class S> Matrix<S> rows_from(const Matrix<S>& X, std::size_t t0) {  // rows t0.. (0-based)
-  Matrix<S> out(X.rows - t0, X.cols);
-  for (std::size_t i = 0; i < out.a.size(); ++i) out.a[i] = X.a[t0 * X.cols + i];
-  return out;
-}
-template <class S> Vector<S> first_n(const Vector<S>& v, std::size_t t) { return Vector<S>(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(t)); }
 // O(t,:) += S0 q_t (read-out of an initial state)
 void add_s0_readout(MM& O, const MM& S0, const MM& Q, const VM* decay = nullptr) {
   for (std::size_t t = 0; t < Q.rows; ++t) {
@@ -342,18 +300,6 @@ MM readout_each(const std::vector<MM>& Ms, const MM& Q) {
     for (std::size_t j = 0; j < O.cols; ++j) O(t, j) = y[j];
   }
   return O;
-}
-// Closed-form gated state at 1-based t: sum_{i<=t} exp(segsum(i,t)) v_i k_i^T (+ prod_{j<=t} a_j S0).
-MM gated_state_closed(const MM& K, const MM& V, const VM& lg, std::size_t t, const MM* S0) {
-  MM R(V.cols, K.cols);
-  for (std::size_t i = 0; i < t; ++i) ref::add_outer(R, ref::exp_log(ref::segment_log_sum(lg, i, t - 1)), V.row(i), K.row(i));
-  if (S0) {
-    mp_t all(0);
-    for (std::size_t j = 0; j < t; ++j) all += lg[j];
-    const mp_t w = ref::exp_log(all);
-    for (std::size_t i = 0; i < R.a.size(); ++i) ref::muladd(R.a[i], w, S0->a[i]);
-  }
-  return R;
 }
 // Printed kernel-space gated sum (A000 Eq. 30): o_t = sum_{i<=t} v_i g_i kappa(q_t, k_i), g_i = exp(segsum(i,t)).
 template <class Kernel> MM gated_kernel_sum(const MM& Q, const MM& K, const MM& V, const VM& lg, Kernel kappa) {
@@ -541,13 +487,13 @@ ClaimResult check_am_outer(const CheckConfig& cfg) {
                              " inst_seed=" + hex(s) + " (#" + std::to_string(n + 1) + ")";
     ic.add(desc, [&](unsigned d) {
       MpDigitsScope sc(d);
-      MM s0 = mp(S0);
-      return ungated_forms_residual(mp(Q), mp(K), mp(V), with_s0 ? &s0 : nullptr, chunks);
+      MM s0 = to_mp(S0);
+      return ungated_forms_residual(to_mp(Q), to_mp(K), to_mp(V), with_s0 ? &s0 : nullptr, chunks);
     });
     // evidence only (README §2: agreement is a registry test): fp64 naive error / (t u sum_i |k_i^T q_t| ||v_i||)
     if (!with_s0) {
       MpDigitsScope sc(cfg.digits);
-      auto ref_mp = ref::linear_attention(mp(Q), mp(K), mp(V));
+      auto ref_mp = ref::linear_attention(to_mp(Q), to_mp(K), to_mp(V));
       auto ref_d = ref::linear_attention(Q, K, V);
       const double u = std::numeric_limits<double>::epsilon() / 2;
       for (std::size_t t = 0; t < dm.T; ++t) {
@@ -586,8 +532,8 @@ ClaimResult check_am_outer(const CheckConfig& cfg) {
     const std::string desc = "integers in [-3,3] " + dims_desc(dm) + (with_s0 ? " S0=integers" : " S0=0") + " inst_seed=" + hex(s);
     zc.add(desc, [&](unsigned d) {
       MpDigitsScope sc(d);
-      MM s0 = mp(S0);
-      return ungated_forms_absdiff(mp(Q), mp(K), mp(V), with_s0 ? &s0 : nullptr, chunks);
+      MM s0 = to_mp(S0);
+      return ungated_forms_absdiff(to_mp(Q), to_mp(K), to_mp(V), with_s0 ? &s0 : nullptr, chunks);
     });
     ++n;
   }
@@ -664,7 +610,7 @@ ClaimResult check_kernel_am(const CheckConfig& cfg) {
       ic.add(desc, [&](unsigned d) {
         MpDigitsScope sc(d);
         MM F, Kp;
-        kernel_am_paths(mp(Q), mp(K), mp(V), kp, &F, &Kp);
+        kernel_am_paths(to_mp(Q), to_mp(K), to_mp(V), kp, &F, &Kp);
         const double r = rel_res(F, Kp);
         if (d == cfg.digits) per_kernel[kp.name()] = std::max(per_kernel[kp.name()], r);
         return r;
@@ -683,7 +629,7 @@ ClaimResult check_kernel_am(const CheckConfig& cfg) {
       auto f = [&, kp](unsigned d) {
         MpDigitsScope sc(d);
         MM F, Kp;
-        kernel_am_paths(mp(Qi), mp(Ki), mp(Vi), kp, &F, &Kp);
+        kernel_am_paths(to_mp(Qi), to_mp(Ki), to_mp(Vi), kp, &F, &Kp);
         return kp.affine ? rel_res(F, Kp) : max_abs_diff(F, Kp);
       };
       if (kp.affine) ic_aff.add(idesc, f);
@@ -743,7 +689,7 @@ ClaimResult check_gated_attn(const CheckConfig& cfg) {
                              " inst_seed=" + hex(s);
     ic.add(base + (with_s0 ? " S0=N(0,1)" : " S0=0"), [&](unsigned d) {
       MpDigitsScope sc(d);
-      const MM q = mp(Q), k = mp(K), v = mp(V), s0 = mp(S0);
+      const MM q = to_mp(Q), k = to_mp(K), v = to_mp(V), s0 = to_mp(S0);
       const MM pq = ref::apply_feature_map(f, q), pk = ref::apply_feature_map(f, k);
       const VM lg = log_gates_mp(gates);
       auto rec = ref::gated_linear_attention(pq, pk, v, lg, with_s0 ? &s0 : nullptr);
@@ -755,7 +701,7 @@ ClaimResult check_gated_attn(const CheckConfig& cfg) {
     if (kind == G5::ones) {
       ic.add(base + " [alpha=1 vs kernel_attention_unnormalized]", [&](unsigned d) {
         MpDigitsScope sc(d);
-        const MM q = mp(Q), k = mp(K), v = mp(V);
+        const MM q = to_mp(Q), k = to_mp(K), v = to_mp(V);
         auto rec = ref::gated_linear_attention(ref::apply_feature_map(f, q), ref::apply_feature_map(f, k), v, log_gates_mp(gates));
         return rel_res(rec.O, ref::kernel_attention_unnormalized(q, k, v, kp));
       });
@@ -770,16 +716,16 @@ ClaimResult check_gated_attn(const CheckConfig& cfg) {
                  " vs a restart at that token (recurrent, parallel, chunked)]",
              [&, gz, t0](unsigned d) {
                MpDigitsScope sc(d);
-               const MM pq = ref::apply_feature_map(f, mp(Q)), pk = ref::apply_feature_map(f, mp(K)), v = mp(V);
+               const MM pq = ref::apply_feature_map(f, to_mp(Q)), pk = ref::apply_feature_map(f, to_mp(K)), v = to_mp(V);
                const VM lg = log_gates_mp(gz);
                auto full = ref::gated_linear_attention(pq, pk, v, lg);
-               const MM sq = rows_from(pq, t0), sk = rows_from(pk, t0), sv = rows_from(v, t0);
+               const MM sq = tail_rows(pq, t0), sk = tail_rows(pk, t0), sv = tail_rows(v, t0);
                VM slg(lg.begin() + static_cast<std::ptrdiff_t>(t0), lg.end());
                auto suf = ref::gated_linear_attention(sq, sk, sv, slg);
-               double r = rel_res(rows_from(full.O, t0), suf.O);
+               double r = rel_res(tail_rows(full.O, t0), suf.O);
                r = std::max(r, rel_res(full.state, suf.state));
-               r = std::max(r, rel_res(rows_from(ref::linear_attention_parallel(pq, pk, v, &lg), t0), suf.O));
-               for (std::size_t C : chunks) r = std::max(r, rel_res(rows_from(ref::linear_attention_chunked(pq, pk, v, C, &lg).O, t0), suf.O));
+               r = std::max(r, rel_res(tail_rows(ref::linear_attention_parallel(pq, pk, v, &lg), t0), suf.O));
+               for (std::size_t C : chunks) r = std::max(r, rel_res(tail_rows(ref::linear_attention_chunked(pq, pk, v, C, &lg).O, t0), suf.O));
                return r;
              });
     }
@@ -884,7 +830,7 @@ ClaimResult check_linattn(const CheckConfig& cfg) {
     const KeyScale ks = key_variant(g, K);
     ic.add("G1 " + dims_desc(dm) + " " + ks.desc + " inst_seed=" + hex(s), [&](unsigned d) {
       MpDigitsScope sc(d);
-      const MM q = mp(Q), k = mp(K), v = mp(V);
+      const MM q = to_mp(Q), k = to_mp(K), v = to_mp(V);
       auto rec = ref::linear_attention(q, k, v);
       double r = rel_res(rec.O, ref::linear_attention_sum(q, k, v));
       r = std::max(r, rel_res(rec.state, ref::linear_attention_state_closed(k, v, dm.T)));
@@ -967,10 +913,10 @@ ClaimResult check_featuremap_forms(const CheckConfig& cfg, const char* tag, bool
                                " inst_seed=" + hex(s) + (ms.f.m ? " (Omega from FeatureMap::random seed splitmix64(inst_seed))" : "");
       ic.add(desc, [&](unsigned d) {
         MpDigitsScope sc(d);
-        const MM pq = ref::apply_feature_map(ms.f, mp(Q)), pk = ref::apply_feature_map(ms.f, mp(K)), v = mp(V);
+        const MM pq = ref::apply_feature_map(ms.f, to_mp(Q)), pk = ref::apply_feature_map(ms.f, to_mp(K)), v = to_mp(V);
         double r = 0;
         if (fast_forms) {
-          MM s0 = mp(S0);
+          MM s0 = to_mp(S0);
           r = ungated_forms_residual(pq, pk, v, with_s0 ? &s0 : nullptr, chunks);
         } else {
           auto rec = ref::linear_attention(pq, pk, v);
@@ -1030,7 +976,7 @@ ClaimResult check_feature_maps(const CheckConfig& cfg) {
           f.nu = sp.nu;
           f.n_max = 8;
           Gen g(instance_seed(cfg, std::string(tag) + "/shape", d));
-          const MM X = mp(g.gauss(3, d));
+          const MM X = to_mp(g.gauss(3, d));
           double bad = 0;
           if (ref::feature_dim(f, d) != sp.expect) bad += 1;
           if (ref::apply_feature_map(f, X.row(0), d, 1).size() != sp.expect) bad += 1;
@@ -1066,7 +1012,7 @@ ClaimResult check_feature_maps(const CheckConfig& cfg) {
           zc.add("phi=" + name + " dk=" + std::to_string(d) + " rows: N(0,1)x10^a, -50-10U, 0, 30N inst_seed=" + hex(s), [&, f](unsigned dg) {
             MpDigitsScope sc(dg);
             double worst = 0;
-            const MM P = ref::apply_feature_map(f, mp(X));
+            const MM P = ref::apply_feature_map(f, to_mp(X));
             for (const mp_t& x : P.a) worst = std::max(worst, to_d(mp_t(-x)));
             const MD Pd = ref::apply_feature_map(f, X);
             for (double x : Pd.a) worst = std::max(worst, -x);
@@ -1102,7 +1048,7 @@ ClaimResult check_feature_maps(const CheckConfig& cfg) {
                  ref::FeatureMap f;
                  f.kind = K::cosformer;
                  f.n_max = nmax;
-                 const MM q = mp(Q), k = mp(Kk);
+                 const MM q = to_mp(Q), k = to_mp(Kk);
                  const MM pq = ref::apply_feature_map(f, q), pk = ref::apply_feature_map(f, k);
                  const mp_t pi = boost::math::constants::pi<mp_t>();
                  MM lhs(T, T), rhs(T, T);
@@ -1126,7 +1072,7 @@ ClaimResult check_feature_maps(const CheckConfig& cfg) {
                  MpDigitsScope sc(dg);
                  ref::FeatureMap f;
                  f.kind = K::taylor2;
-                 const MM q = mp(Q), k = mp(Kk);
+                 const MM q = to_mp(Q), k = to_mp(Kk);
                  const MM pq = ref::apply_feature_map(f, q), pk = ref::apply_feature_map(f, k);
                  const mp_t dd(static_cast<double>(d));
                  const mp_t sq = sqrt(dd);
@@ -1252,7 +1198,7 @@ ClaimResult check_normalized(const CheckConfig& cfg, const char* tag, bool chunk
       }
       ic.add(desc, [&](unsigned d) {
         MpDigitsScope sc(d);
-        const MM pq = ref::apply_feature_map(ms.f, mp(Q)), pk = ref::apply_feature_map(ms.f, mp(K)), v = mp(V);
+        const MM pq = ref::apply_feature_map(ms.f, to_mp(Q)), pk = ref::apply_feature_map(ms.f, to_mp(K)), v = to_mp(V);
         auto rec = ref::normalized_linear_attention(pq, pk, v);
         auto par = ref::normalized_linear_attention_augmented(pq, pk, v, 0);
         double r = std::max(rel_res(rec.O, par.O), rel_res(as_row(rec.denom), as_row(par.denom)));
@@ -1304,8 +1250,8 @@ ClaimResult check_gated_forms(const CheckConfig& cfg, const char* tag, bool exac
     ic.add("G1 " + dims_desc(dm) + " " + ks.desc + " " + gates.desc + (with_s0 ? " S0=N(0,1)" : " S0=0") + " inst_seed=" + hex(s),
            [&](unsigned d) {
              MpDigitsScope sc(d);
-             const MM s0 = mp(S0);
-             return gated_forms_residual(mp(Q), mp(K), mp(V), log_gates_mp(gates), with_s0 ? &s0 : nullptr, chunks);
+             const MM s0 = to_mp(S0);
+             return gated_forms_residual(to_mp(Q), to_mp(K), to_mp(V), log_gates_mp(gates), with_s0 ? &s0 : nullptr, chunks);
            });
     ++n;
   }
@@ -1335,13 +1281,13 @@ ClaimResult check_gated_forms(const CheckConfig& cfg, const char* tag, bool exac
                std::to_string(j) + " replaced by 1e30 N(0,1), rows t>=" + std::to_string(j + 1) + " compared inst_seed=" + hex(s),
            [&](unsigned d) {
       MpDigitsScope sc(d);
-      const MM q = mp(Q), k = mp(K), v = mp(V), vp = mp(Vp);
+      const MM q = to_mp(Q), k = to_mp(K), v = to_mp(V), vp = to_mp(Vp);
       const VM lg = log_gates_mp(gates);
-      double r = max_abs_diff(rows_from(ref::gated_linear_attention(q, k, v, lg).O, j), rows_from(ref::gated_linear_attention(q, k, vp, lg).O, j));
-      r = std::max(r, max_abs_diff(rows_from(ref::linear_attention_parallel(q, k, v, &lg), j), rows_from(ref::linear_attention_parallel(q, k, vp, &lg), j)));
+      double r = max_abs_diff(tail_rows(ref::gated_linear_attention(q, k, v, lg).O, j), tail_rows(ref::gated_linear_attention(q, k, vp, lg).O, j));
+      r = std::max(r, max_abs_diff(tail_rows(ref::linear_attention_parallel(q, k, v, &lg), j), tail_rows(ref::linear_attention_parallel(q, k, vp, &lg), j)));
       for (std::size_t C : chunks) {
         auto a = ref::linear_attention_chunked(q, k, v, C, &lg), b = ref::linear_attention_chunked(q, k, vp, C, &lg);
-        r = std::max(r, max_abs_diff(rows_from(a.O, j), rows_from(b.O, j)));
+        r = std::max(r, max_abs_diff(tail_rows(a.O, j), tail_rows(b.O, j)));
         r = std::max(r, max_abs_diff(a.state, b.state));
       }
       return r;
@@ -1377,7 +1323,7 @@ ClaimResult check_gated_diag(const CheckConfig& cfg) {
     }
     ic.add("G1 " + dims_desc(dm) + " " + ks.desc + gdesc + " inst_seed=" + hex(s), [&](unsigned d) {
       MpDigitsScope sc(d);
-      const MM q = mp(Q), k = mp(K), v = mp(V);
+      const MM q = to_mp(Q), k = to_mp(K), v = to_mp(V);
       MM LG(dm.T, dm.dk);
       for (std::size_t c = 0; c < dm.dk; ++c) {
         const VM lg = log_gates_mp(cols[c]);
@@ -1388,7 +1334,7 @@ ClaimResult check_gated_diag(const CheckConfig& cfg) {
       double r = 0;
       for (std::size_t t = 1; t <= dm.T; ++t) {
         Ms.push_back(ref::gated_linear_attention_diag_state_closed(k, v, LG, t));
-        auto pre = ref::gated_linear_attention_diag(first_rows(q, t), first_rows(k, t), first_rows(v, t), first_rows(LG, t));
+        auto pre = ref::gated_linear_attention_diag(head_rows(q, t), head_rows(k, t), head_rows(v, t), head_rows(LG, t));
         r = std::max(r, rel_res(pre.state, Ms.back()));
       }
       r = std::max(r, rel_res(full.O, readout_each(Ms, q)));
@@ -1424,7 +1370,7 @@ ClaimResult check_ssm_equiv(const CheckConfig& cfg) {
                " inst_seed=" + hex(s),
            [&](unsigned d) {
              MpDigitsScope sc(d);
-             const MM x = mp(X), b = mp(B), c = mp(C);
+             const MM x = to_mp(X), b = to_mp(B), c = to_mp(C);
              VM delta(dm.T);
              for (std::size_t t = 0; t < dm.T; ++t) delta[t] = ref::softplus(mp_t(zin[t]));
              const mp_t a(A);
@@ -1462,7 +1408,7 @@ ClaimResult check_unroll(const CheckConfig& cfg) {
     const Gates gates = draw_gates(g, dm.T, kA001Gates[static_cast<std::size_t>(n) % kA001Gates.size()]);
     ic.add("G1 " + dims_desc(dm) + " " + ks.desc + " " + gates.desc + " all t in 1..T inst_seed=" + hex(s), [&](unsigned d) {
       MpDigitsScope sc(d);
-      const MM q = mp(Q), k = mp(K), v = mp(V);
+      const MM q = to_mp(Q), k = to_mp(K), v = to_mp(V);
       const VM lg = log_gates_mp(gates), gam = gate_values_mp(gates);
       auto weighted = [&](std::size_t t) {  // sum_{i<=t} (prod_{j=i+1}^t gamma_j) v_i k_i^T, literal products (1-based t)
         MM R(dm.dv, dm.dk);
@@ -1475,7 +1421,7 @@ ClaimResult check_unroll(const CheckConfig& cfg) {
       };
       double r = 0;
       for (std::size_t t = 1; t <= dm.T; ++t) {
-        const MM rec = ref::gated_linear_attention(first_rows(q, t), first_rows(k, t), first_rows(v, t), first_n(lg, t)).state;
+        const MM rec = ref::gated_linear_attention(head_rows(q, t), head_rows(k, t), head_rows(v, t), head(lg, t)).state;
         const MM w = weighted(t);
         r = std::max(r, rel_res(rec, w));
         MM mid(dm.dv, dm.dk);
@@ -1491,7 +1437,7 @@ ClaimResult check_unroll(const CheckConfig& cfg) {
           for (std::size_t jj = i + 1; jj < t; ++jj) w2 *= gam[jj];
           for (std::size_t c = 0; c < dm.dk; ++c) GK(i, c) = w2 * k(i, c);
         }
-        r = std::max(r, rel_res(rec, ref::matmul(ref::transpose(first_rows(v, t)), GK)));
+        r = std::max(r, rel_res(rec, ref::matmul(ref::transpose(head_rows(v, t)), GK)));
       }
       return r;
     });
@@ -1518,8 +1464,8 @@ ClaimResult check_f01(const CheckConfig& cfg) {
     const bool with_s0 = (n % 3 == 2);
     ic.add("G1 " + dims_desc(dm) + " " + ks.desc + (with_s0 ? " S0=N(0,1)" : " S0=0") + " inst_seed=" + hex(s), [&](unsigned d) {
       MpDigitsScope sc(d);
-      const MM s0 = mp(S0);
-      return ungated_forms_residual(mp(Q), mp(K), mp(V), with_s0 ? &s0 : nullptr, chunks);
+      const MM s0 = to_mp(S0);
+      return ungated_forms_residual(to_mp(Q), to_mp(K), to_mp(V), with_s0 ? &s0 : nullptr, chunks);
     });
     ++n;
   }
@@ -1548,13 +1494,13 @@ ClaimResult check_gd_step(const CheckConfig& cfg, const char* tag, bool gated) {
                              " every t in 1..T inst_seed=" + hex(s);
     ic.add(desc, [&](unsigned d) {
       MpDigitsScope sc(d);
-      const MM q = mp(Q), k = mp(K), v = mp(V);
+      const MM q = to_mp(Q), k = to_mp(K), v = to_mp(V);
       const VM lg = gated ? log_gates_mp(gates) : VM{};
       double r = 0;
       for (std::size_t t = dm.T; t >= 1; --t) {
         const MM step = ref::one_gd_step_from_zero(k, v, t, gated ? &lg : nullptr);
-        const MM state = gated ? ref::gated_linear_attention(first_rows(q, t), first_rows(k, t), first_rows(v, t), first_n(lg, t)).state
-                               : ref::linear_attention(first_rows(q, t), first_rows(k, t), first_rows(v, t)).state;
+        const MM state = gated ? ref::gated_linear_attention(head_rows(q, t), head_rows(k, t), head_rows(v, t), head(lg, t)).state
+                               : ref::linear_attention(head_rows(q, t), head_rows(k, t), head_rows(v, t)).state;
         r = std::max(r, rel_res(step, state));
       }
       return r;
@@ -1562,7 +1508,7 @@ ClaimResult check_gd_step(const CheckConfig& cfg, const char* tag, bool gated) {
     if (n % 4 == 0) {
       cold.add(desc, [&](unsigned d) {
         MpDigitsScope sc(d);
-        const MM k = mp(K), v = mp(V);
+        const MM k = to_mp(K), v = to_mp(V);
         const VM lg = gated ? log_gates_mp(gates) : VM{};
         std::vector<MM> down(dm.T + 1), up(dm.T + 1);
         for (std::size_t t = dm.T; t >= 1; --t) down[t] = ref::one_gd_step_from_zero(k, v, t, gated ? &lg : nullptr);
@@ -1595,13 +1541,13 @@ ClaimResult check_eq01(const CheckConfig& cfg, const Ledger* lp) {
     const std::string desc = "G1 " + dims_desc(dm) + " " + ks.desc + " every t in 1..T inst_seed=" + hex(s);
     ic.add(desc, [&](unsigned d) {
       MpDigitsScope sc(d);
-      const MM q = mp(Q), k = mp(K), v = mp(V);
+      const MM q = to_mp(Q), k = to_mp(K), v = to_mp(V);
       const VM ones(dm.T, mp_t(0));  // log gamma = 0: weights prod gamma = 1
       double r = 0;
       MM prev(dm.dv, dm.dk);
       for (std::size_t t = 1; t <= dm.T; ++t) {
         const MM step = ref::one_gd_step_from_zero(k, v, t, &ones);
-        r = std::max(r, rel_res(step, ref::linear_attention(first_rows(q, t), first_rows(k, t), first_rows(v, t)).state));
+        r = std::max(r, rel_res(step, ref::linear_attention(head_rows(q, t), head_rows(k, t), head_rows(v, t)).state));
         MM inc(dm.dv, dm.dk);
         for (std::size_t i = 0; i < inc.a.size(); ++i) inc.a[i] = step.a[i] - prev.a[i];
         MM vk(dm.dv, dm.dk);
@@ -1613,7 +1559,7 @@ ClaimResult check_eq01(const CheckConfig& cfg, const Ledger* lp) {
     });
     w1.add(desc, [&](unsigned d) {
       MpDigitsScope sc(d);
-      const MM k = mp(K), v = mp(V);
+      const MM k = to_mp(K), v = to_mp(V);
       const VM ones(dm.T, mp_t(0));
       double r = 0;
       for (std::size_t t = 1; t <= dm.T; ++t) r = std::max(r, max_abs_diff(ref::one_gd_step_from_zero(k, v, t, &ones), ref::one_gd_step_from_zero(k, v, t)));

@@ -13,6 +13,7 @@
 #include "recall/reference/feature_maps.hpp"
 #include "recall/reference/linear_attention.hpp"
 #include "recall/reference/ttt.hpp"
+#include "claim_support.hpp"
 
 #include <Eigen/Dense>
 
@@ -30,6 +31,8 @@
 namespace recall {
 namespace {
 
+using namespace claim_support;
+
 using ref::Matrix;
 using ref::Vector;
 using u64 = std::uint64_t;
@@ -40,57 +43,10 @@ constexpr double kTwoPi = 6.283185307179586476925286766559;
 // small utilities: seeds, Gaussian draws, formatting, statistics
 // ---------------------------------------------------------------------------------------------
 
-u64 mix64(u64 x) {  // splitmix64 finaliser
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
 // Sub-seed for (claim tag, a, b, c): the same inputs give the same stream on every platform.
 u64 sub_seed(u64 base, u64 tag, u64 a = 0, u64 b = 0, u64 c = 0) {
-  return mix64(mix64(mix64(mix64(base ^ 0xA001B000ull) + tag) + a) + mix64(b * 0x100000001B3ull + c));
+  return splitmix64(splitmix64(splitmix64(splitmix64(base ^ 0xA001B000ull) + tag) + a) + splitmix64(b * 0x100000001B3ull + c));
 }
-
-// Gaussian draws from std::mt19937_64 by Box-Muller (std::normal_distribution is implementation-defined,
-// this is not, so a seed reproduces the same instance with any standard library).
-class Gauss {
- public:
-  explicit Gauss(u64 s) : g_(s) {}
-  double uniform() { return (static_cast<double>(g_() >> 11) + 0.5) * 0x1.0p-53; }  // in (0,1)
-  double normal() {
-    if (has_) {
-      has_ = false;
-      return spare_;
-    }
-    const double r = std::sqrt(-2.0 * std::log(uniform())), a = kTwoPi * uniform();
-    spare_ = r * std::sin(a);
-    has_ = true;
-    return r * std::cos(a);
-  }
-
- private:
-  std::mt19937_64 g_;
-  bool has_ = false;
-  double spare_ = 0;
-};
-
-Matrix<double> gauss_matrix(std::size_t r, std::size_t c, Gauss& g, double scale = 1.0) {
-  Matrix<double> m(r, c);
-  for (double& x : m.a) x = scale * g.normal();
-  return m;
-}
-
-std::string fmt(double x, int p = 3) {
-  std::ostringstream s;
-  s.precision(p);
-  s << x;
-  return s.str();
-}
-
-struct Ci {
-  double mean = 0, lo = 0, hi = 0;
-};
-std::string fmt_ci(const Ci& c, int p = 3) { return fmt(c.mean, p) + " [" + fmt(c.lo, p) + ", " + fmt(c.hi, p) + "]"; }
 
 // 95% percentile bootstrap CI of the mean over the given per-seed values.
 Ci bootstrap_mean_ci(const std::vector<double>& x, u64 seed, int B) {
@@ -130,23 +86,6 @@ double median(std::vector<double> x) {
   return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
 }
 
-double ols_slope(const std::vector<double>& x, const std::vector<double>& y) {
-  const std::size_t n = x.size();
-  double mx = 0, my = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    mx += x[i];
-    my += y[i];
-  }
-  mx /= static_cast<double>(n);
-  my /= static_cast<double>(n);
-  double sxy = 0, sxx = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    sxy += (x[i] - mx) * (y[i] - my);
-    sxx += (x[i] - mx) * (x[i] - mx);
-  }
-  return sxy / sxx;
-}
-
 // Geometric checkpoints tmin * 2^(j/4), j = 0, 1, ..., up to T (powers of two included).
 std::vector<std::size_t> geometric_checkpoints(std::size_t tmin, std::size_t T) {
   std::vector<std::size_t> cps;
@@ -163,8 +102,6 @@ std::vector<std::size_t> geometric_checkpoints(std::size_t tmin, std::size_t T) 
 // scalar-generic helpers on ref::Matrix (used with recall::mp_t for the identities)
 // ---------------------------------------------------------------------------------------------
 
-template <class S> double to_d(const S& x) { return ref::convert<double>(x); }
-
 template <class S> S vnorm(const Vector<S>& x) {
   using std::sqrt;
   using boost::multiprecision::sqrt;
@@ -173,15 +110,8 @@ template <class S> S vnorm(const Vector<S>& x) {
   return sqrt(acc);
 }
 
-// R-ID relative residual ||a - b|| / max(1, ||a||, ||b||) (spec C9).
-template <class S> double rel_res(const Matrix<S>& A, const Matrix<S>& B) {
-  const S d = ref::frob_diff(A, B);
-  S den(1);
-  const S na = ref::frob(A), nb = ref::frob(B);
-  if (na > den) den = na;
-  if (nb > den) den = nb;
-  return to_d(S(d / den));
-}
+// R-ID relative residual of vectors (the matrix one is claim_support's)
+using claim_support::rel_res;
 template <class S> double rel_res(const Vector<S>& a, const Vector<S>& b) {
   ref::require(a.size() == b.size(), "rel_res: lengths differ");
   Vector<S> d(a.size());
@@ -190,16 +120,9 @@ template <class S> double rel_res(const Vector<S>& a, const Vector<S>& b) {
   const S na = vnorm(a), nb = vnorm(b);
   if (na > den) den = na;
   if (nb > den) den = nb;
-  return to_d(S(vnorm(d) / den));
+  return ref::convert<double>(S(vnorm(d) / den));
 }
 
-template <class S> Matrix<S> head_rows(const Matrix<S>& X, std::size_t t) {
-  Matrix<S> out(t, X.cols);
-  for (std::size_t i = 0; i < t * X.cols; ++i) out.a[i] = X.a[i];
-  return out;
-}
-template <class S> Vector<S> head(const Vector<S>& x, std::size_t t) { return Vector<S>(x.begin(), x.begin() + t); }
-template <class S> Vector<S> row_vec(const Matrix<S>& X, std::size_t i) { return Vector<S>(X.row(i), X.row(i) + X.cols); }
 template <class S> Matrix<S> identity_matrix(std::size_t n) {
   Matrix<S> I(n, n);
   for (std::size_t i = 0; i < n; ++i) I(i, i) = S(1);
@@ -215,38 +138,6 @@ template <class S> Matrix<S> gram_rows(const Matrix<S>& K) {  // K K^T
   for (std::size_t i = 0; i < K.rows; ++i)
     for (std::size_t j = 0; j < K.rows; ++j) G(i, j) = ref::dot(K.row(i), K.row(j), K.cols);
   return G;
-}
-
-// Cholesky solve A x = b for a symmetric positive definite A (scalar-generic, plain loops).
-// Returns false when a pivot is not positive.
-template <class S> bool chol_solve(const Matrix<S>& A, Vector<S>& b) {
-  using std::sqrt;
-  using boost::multiprecision::sqrt;
-  const std::size_t n = A.rows;
-  ref::require(A.cols == n && b.size() == n, "chol_solve: shapes");
-  Matrix<S> L(n, n);
-  for (std::size_t j = 0; j < n; ++j) {
-    S s = A(j, j);
-    for (std::size_t k = 0; k < j; ++k) s -= L(j, k) * L(j, k);
-    if (!(s > 0)) return false;
-    L(j, j) = sqrt(s);
-    for (std::size_t i = j + 1; i < n; ++i) {
-      S u = A(i, j);
-      for (std::size_t k = 0; k < j; ++k) u -= L(i, k) * L(j, k);
-      L(i, j) = u / L(j, j);
-    }
-  }
-  for (std::size_t i = 0; i < n; ++i) {
-    S u = b[i];
-    for (std::size_t k = 0; k < i; ++k) u -= L(i, k) * b[k];
-    b[i] = u / L(i, i);
-  }
-  for (std::size_t ii = n; ii-- > 0;) {
-    S u = b[ii];
-    for (std::size_t k = ii + 1; k < n; ++k) u -= L(k, ii) * b[k];
-    b[ii] = u / L(ii, ii);
-  }
-  return true;
 }
 
 // Orthonormal columns of a tall matrix (t x d, t >= d) by modified Gram-Schmidt with one
@@ -1767,12 +1658,6 @@ Vector<mp_t> log_gates_mp(const std::vector<double>& a) {
   Vector<mp_t> lg(a.size());
   for (std::size_t t = 0; t < a.size(); ++t) lg[t] = ref::log_gate(mp_t(a[t]));
   return lg;
-}
-// closed form V^T Gamma K at 1-based t with gamma_i^(t) = exp(sum_{j=i+1}^t log gamma_j) (segment sums)
-Matrix<mp_t> gated_state_closed(const Matrix<mp_t>& K, const Matrix<mp_t>& V, const Vector<mp_t>& lg, std::size_t t) {
-  Matrix<mp_t> M(V.cols, K.cols);
-  for (std::size_t i = 0; i < t; ++i) ref::add_outer(M, ref::exp_log(ref::segment_log_sum(lg, i, t - 1)), V.row(i), K.row(i));
-  return M;
 }
 
 // component 1: gated GD step (ref::one_gd_step_from_zero with log gates) = state of recurrence (4), every t

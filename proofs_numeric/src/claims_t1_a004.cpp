@@ -10,6 +10,7 @@
 #include "recall/reference/linear_attention.hpp"
 #include "recall/reference/softmax.hpp"
 #include "recall/reference/ttt.hpp"
+#include "claim_support.hpp"
 
 #include <algorithm>
 #include <array>
@@ -26,132 +27,16 @@
 namespace recall {
 namespace {
 
-using DM = ref::Matrix<double>;
-using MM = ref::Matrix<mp_t>;
+using namespace claim_support;
+
 using CM = ref::Matrix<Counted>;
-using MV = ref::Vector<mp_t>;
-using Rng = std::mt19937_64;
 using ref::FeatureMap;
 using ref::FeatureMapKind;
 
-// ---- small utilities ------------------------------------------------------------------------
+// ---- generators (spec C10: G1 Gaussian, G2 structured keys (claim_support), G3 gates, G4 chunks) --
 
-std::uint64_t mix(std::uint64_t a, std::uint64_t b) {
-  std::uint64_t z = a + 0x9e3779b97f4a7c15ULL * (b + 1);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-std::uint64_t tag_seed(std::uint64_t seed, const std::string& tag) {
-  std::uint64_t h = 1469598103934665603ULL;
-  for (char c : tag) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
-  return mix(seed, h);
-}
-
-std::string fmt(double x, int prec = 3) {
-  std::ostringstream s;
-  s.precision(prec);
-  s << x;
-  return s.str();
-}
-
-double to_d(const mp_t& x) { return static_cast<double>(x); }
-
-// ---- generators (spec C10: G1 Gaussian, G2 structured keys, G3 gates, G4 chunks) ---------------
-
-enum class Keys { gauss, sphere, ortho, repeated, nearpar, zero, onehot, t3 };
-const char* keys_name(Keys k) {
-  switch (k) {
-    case Keys::gauss: return "gauss";
-    case Keys::sphere: return "sphere";
-    case Keys::ortho: return "orthonormal";
-    case Keys::repeated: return "repeated";
-    case Keys::nearpar: return "near-parallel";
-    case Keys::zero: return "zero-key";
-    case Keys::onehot: return "one-hot";
-    case Keys::t3: return "student-t3";
-  }
-  return "?";
-}
 const std::vector<Keys> kAllKeys = {Keys::gauss, Keys::sphere, Keys::ortho, Keys::repeated,
                                     Keys::nearpar, Keys::zero, Keys::onehot, Keys::t3};
-
-DM gauss(Rng& g, std::size_t r, std::size_t c, double scale = 1.0) {
-  std::normal_distribution<double> N(0.0, 1.0);
-  DM m(r, c);
-  for (double& x : m.a) x = scale * N(g);
-  return m;
-}
-
-void normalize_row(DM& m, std::size_t i) {
-  double s = 0;
-  for (std::size_t j = 0; j < m.cols; ++j) s += m(i, j) * m(i, j);
-  s = std::sqrt(s);
-  if (s > 0)
-    for (std::size_t j = 0; j < m.cols; ++j) m(i, j) /= s;
-}
-
-// n x d rows of the given kind, multiplied by `scale`.
-DM key_rows(Rng& g, Keys kind, std::size_t n, std::size_t d, double scale = 1.0) {
-  std::normal_distribution<double> N(0.0, 1.0);
-  DM m = gauss(g, n, d);
-  switch (kind) {
-    case Keys::gauss: break;
-    case Keys::sphere:
-      for (std::size_t i = 0; i < n; ++i) normalize_row(m, i);
-      break;
-    case Keys::ortho:  // Gram-Schmidt on the first min(n, d) rows, the rest on the sphere
-      for (std::size_t i = 0; i < n; ++i) {
-        if (i < d)
-          for (std::size_t p = 0; p < i; ++p) {
-            double c = 0;
-            for (std::size_t j = 0; j < d; ++j) c += m(i, j) * m(p, j);
-            for (std::size_t j = 0; j < d; ++j) m(i, j) -= c * m(p, j);
-          }
-        normalize_row(m, i);
-      }
-      break;
-    case Keys::repeated: {  // rows drawn from a pool of two distinct rows (exact repeats)
-      DM pool = gauss(g, 2, d);
-      std::uniform_int_distribution<int> U(0, 1);
-      for (std::size_t i = 0; i < n; ++i) {
-        const int p = i < 2 ? static_cast<int>(i) : U(g);
-        for (std::size_t j = 0; j < d; ++j) m(i, j) = pool(p, j);
-      }
-      break;
-    }
-    case Keys::nearpar: {  // cos >= 1 - 1e-8 to a common direction
-      DM u = gauss(g, 1, d);
-      normalize_row(u, 0);
-      for (std::size_t i = 0; i < n; ++i) {
-        for (std::size_t j = 0; j < d; ++j) m(i, j) = u(0, j) + 1e-5 * N(g);
-        normalize_row(m, i);
-      }
-      break;
-    }
-    case Keys::zero: {  // one zero row (the middle one, 1-based ceil(n/2))
-      const std::size_t z = (n + 1) / 2 - 1;
-      for (std::size_t j = 0; j < d; ++j) m(z, j) = 0;
-      break;
-    }
-    case Keys::onehot: {
-      std::uniform_int_distribution<std::size_t> U(0, d - 1);
-      for (std::size_t i = 0; i < n; ++i) {
-        const std::size_t h = U(g);
-        for (std::size_t j = 0; j < d; ++j) m(i, j) = j == h ? 1.0 : 0.0;
-      }
-      break;
-    }
-    case Keys::t3: {
-      std::student_t_distribution<double> St(3.0);
-      for (double& x : m.a) x = St(g);
-      break;
-    }
-  }
-  if (scale != 1.0)
-    for (double& x : m.a) x *= scale;
-  return m;
-}
 
 // Gate values of G3: {0, 1e-300, 0.5, 1 - 1e-12, 1} and U(0,1).
 enum class Gates { uniform, with_zeros, ones, tiny, near_one, mixed };
@@ -188,150 +73,8 @@ std::vector<double> gate_values(Rng& g, Gates kind, std::size_t n) {
   return a;
 }
 
-// ---- multiprecision residuals ----------------------------------------------------------------
-
-MM to_mp(const DM& m) { return ref::cast<mp_t>(m); }
-
-mp_t mp_max1(const mp_t& a, const mp_t& b) {
-  mp_t m(1);
-  if (a > m) m = a;
-  if (b > m) m = b;
-  return m;
-}
-
-// ||A - B||_F / max(1, ||A||_F, ||B||_F)
-double matrel(const MM& A, const MM& B) {
-  if (A.rows != B.rows || A.cols != B.cols) return INFINITY;
-  const mp_t d = ref::frob_diff(A, B);
-  const double r = to_d(mp_t(d / mp_max1(ref::frob(A), ref::frob(B))));
-  return std::isnan(r) ? INFINITY : r;
-}
-double vecrel(const MV& a, const MV& b) {
-  if (a.size() != b.size()) return INFINITY;
-  MM A(1, a.size()), B(1, b.size());
-  for (std::size_t i = 0; i < a.size(); ++i) { A.a[i] = a[i]; B.a[i] = b[i]; }
-  return matrel(A, B);
-}
-// max over rows t of ||A_t - B_t|| / max(1, ||A_t||, ||B_t||); *arg = 0-based worst row.
-double rowrel(const MM& A, const MM& B, std::size_t* arg = nullptr) {
-  if (A.rows != B.rows || A.cols != B.cols) return INFINITY;
-  double worst = 0;
-  if (arg) *arg = 0;
-  for (std::size_t t = 0; t < A.rows; ++t) {
-    mp_t d(0), a(0), b(0), x;
-    for (std::size_t j = 0; j < A.cols; ++j) {
-      x = A(t, j) - B(t, j);
-      ref::muladd(d, x, x);
-      ref::muladd(a, A(t, j), A(t, j));
-      ref::muladd(b, B(t, j), B(t, j));
-    }
-    double r = to_d(mp_t(sqrt(d) / mp_max1(sqrt(a), sqrt(b))));
-    if (std::isnan(r)) r = INFINITY;
-    if (r > worst || t == 0) {
-      worst = r;
-      if (arg) *arg = t;
-    }
-  }
-  return worst;
-}
-
-// Tracks the worst residual of several comparisons inside one instance, with where it occurred.
-struct Worst {
-  double r = 0;
-  std::string where;
-  void upd(double x, const std::string& w) {
-    if (std::isnan(x)) x = INFINITY;
-    if (x > r || where.empty()) { r = x; where = w; }
-  }
-  // rows: records the 1-based token of the worst row
-  void rows(const MM& A, const MM& B, const std::string& form) {
-    std::size_t t = 0;
-    const double x = rowrel(A, B, &t);
-    upd(x, form + " t=" + std::to_string(t + 1));
-  }
-};
-
-// IdentityCheck plus the location (form, 1-based index) of the residual inside each instance.
-class Checker {
- public:
-  Checker(std::string statistic, unsigned digits, double cond = 1.0) : ic_(std::move(statistic), digits, cond) {}
-  bool add(const std::string& desc, const std::function<double(unsigned, std::string&)>& fn) {
-    if (stopped_) return false;
-    const bool ok = ic_.add(desc, [&](unsigned dg) {
-      std::string w;
-      const double r = fn(dg, w);
-      where_[desc] = w;
-      return r;
-    });
-    if (!ok) stopped_ = true;
-    return ok;
-  }
-  void exclude(const std::string& desc, const std::string& why) { ic_.exclude(desc, why); ++excluded_; }
-  bool stopped() const { return stopped_; }
-  int excluded() const { return excluded_; }
-  ClaimResult result(const CheckConfig& cfg, const std::string& sizes) const {
-    ClaimResult r = ic_.result(cfg, sizes);
-    auto it = where_.find(r.evidence.witness);
-    if (it != where_.end() && !it->second.empty()) r.evidence.witness += " [" + it->second + "]";
-    return r;
-  }
-
- private:
-  IdentityCheck ic_;
-  std::map<std::string, std::string> where_;
-  bool stopped_ = false;
-  int excluded_ = 0;
-};
-
-// Combine the results of several sub-checks of one claim: violated if any is violated (the first
-// such gives the witness), else inconclusive if any is, else holds; every part is summarised in extra.
-ClaimResult combine(const std::vector<std::pair<std::string, ClaimResult>>& parts) {
-  ClaimResult out;
-  int pick = -1;
-  for (std::size_t i = 0; i < parts.size() && pick < 0; ++i)
-    if (parts[i].second.verdict == Verdict::violated) pick = static_cast<int>(i);
-  for (std::size_t i = 0; i < parts.size() && pick < 0; ++i)
-    if (parts[i].second.verdict == Verdict::inconclusive) pick = static_cast<int>(i);
-  if (pick < 0) {  // all hold: the part with the largest value/threshold ratio is the headline
-    double best = -1;
-    for (std::size_t i = 0; i < parts.size(); ++i) {
-      const auto& e = parts[i].second.evidence;
-      const double q = e.threshold > 0 ? e.value / e.threshold : e.value;
-      if (q > best) { best = q; pick = static_cast<int>(i); }
-    }
-  }
-  out = parts[pick].second;
-  out.reason = "[" + parts[pick].first + "] " + out.reason;
-  out.evidence.statistic = parts[pick].first + ": " + out.evidence.statistic;
-  int inst = 0;
-  std::string sizes;
-  for (const auto& [name, r] : parts) {
-    inst += r.evidence.instances;
-    out.evidence.extra.emplace_back("part " + name,
-                                    std::string(verdict_name(r.verdict)) + "; " + r.evidence.statistic + " = " +
-                                        fmt(r.evidence.value) + " (threshold " + fmt(r.evidence.threshold) + ", " +
-                                        std::to_string(r.evidence.instances) + " instances)");
-    for (const auto& x : r.evidence.extra)
-      if (&r != &parts[pick].second) out.evidence.extra.emplace_back(name + ": " + x.first, x.second);
-    if (!sizes.empty()) sizes += "; ";
-    sizes += name + ": " + r.evidence.sizes;
-  }
-  out.evidence.instances = inst;
-  out.evidence.sizes = sizes;
-  return out;
-}
-
 // ---- feature maps ---------------------------------------------------------------------------
 
-FeatureMap fmap(FeatureMapKind k, int order = 2, int nu = 1, bool sumn = false, bool l2n = false) {
-  FeatureMap f;
-  f.kind = k;
-  f.order = order;
-  f.nu = nu;
-  f.sum_normalize = sumn;
-  f.l2_normalize = l2n;
-  return f;
-}
 std::string fmap_name(const FeatureMap& f) {
   std::string s = ref::feature_map_name(f.kind);
   if (f.kind == FeatureMapKind::poly) s += std::to_string(f.order);
@@ -340,11 +83,6 @@ std::string fmap_name(const FeatureMap& f) {
   if (f.sum_normalize) s += "+sum-norm";
   if (f.l2_normalize) s += "+l2-norm";
   return s;
-}
-// smallest d for which the map is defined as intended (DPFP needs 2d > nu)
-bool fmap_ok(const FeatureMap& f, std::size_t d) {
-  if (f.kind == FeatureMapKind::dpfp) return 2 * d > static_cast<std::size_t>(f.nu);
-  return true;
 }
 
 // Denominator screen of A004-EQ13-KERNEL-ATTN / -TTT-THM1-NORM: with kernel values
@@ -388,16 +126,6 @@ double read_out_cond(const MM& Q, const MM& K, const MM& V, Kernel kappa) {
 // 10^ceil(log10 cond): residuals are divided by it, i.e. compared with 10^-(d - 10 - ceil(log10 cond)).
 double cond_divisor(double cond) { return cond > 1 ? std::pow(10.0, std::ceil(std::log10(cond))) : 1.0; }
 const char* kCondNote = " / 10^ceil(log10 cond) (R-ID condition rule; cond = max_i sum_j |w_ij| max(1,||v_j||) / (|D_i| max(1,||o_i||)))";
-
-// Apply a feature map, reporting a zero-vector normalisation (the wrappers' throw) as false.
-bool try_map(const FeatureMap& f, const MM& X, MM& out) {
-  try {
-    out = ref::apply_feature_map(f, X);
-    return true;
-  } catch (const std::invalid_argument&) {
-    return false;
-  }
-}
 
 auto dot_kernel(std::size_t d) {
   return [d](const mp_t* k, const mp_t* q) { return ref::dot(k, q, d); };
@@ -449,82 +177,8 @@ KeyMajor key_major(const MM& PhiQ, const MM& PhiK, const MM& V) {
   return km;
 }
 
-MM prefix(const MM& X, std::size_t t) {
-  MM P(t, X.cols);
-  for (std::size_t i = 0; i < t * X.cols; ++i) P.a[i] = X.a[i];
-  return P;
-}
+// ---- scaling fits (R-SCALE; loglog_fit, decide_upper in claim_support) ----------------------------
 
-// ---- scaling fits (R-SCALE) ---------------------------------------------------------------------
-
-double t975(int df) {
-  static const double tab[31] = {0,      12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
-                                 2.201,  2.179,  2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080,
-                                 2.074,  2.069,  2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042};
-  if (df <= 0) return INFINITY;
-  if (df <= 30) return tab[df];
-  return 1.96 + 2.4 / df;  // close to the t quantile for df > 30
-}
-
-struct Fit {
-  double slope = 0, lo = 0, hi = 0, intercept = 0;
-  int points = 0;
-  bool degenerate = false;  // residuals zero to rounding: the CI is the point
-  std::string str() const {
-    return fmt(slope, 6) + " [" + fmt(lo, 6) + ", " + fmt(hi, 6) + "]" + (degenerate ? " (exact fit, degenerate CI)" : "") +
-           " over " + std::to_string(points) + " points";
-  }
-};
-// Least squares of log y on log x over the upper half of the x range (by position; x ascending),
-// 95% t-interval of the slope from the regression residuals.
-Fit loglog_fit(const std::vector<double>& x, const std::vector<double>& y) {
-  const std::size_t n = x.size();
-  const std::size_t m = std::max<std::size_t>(3, (n + 1) / 2);
-  const std::size_t s = n > m ? n - m : 0;
-  std::vector<double> lx, ly;
-  for (std::size_t i = s; i < n; ++i) {
-    lx.push_back(std::log(x[i]));
-    ly.push_back(std::log(y[i]));
-  }
-  Fit f;
-  f.points = static_cast<int>(lx.size());
-  double mx = 0, my = 0;
-  for (std::size_t i = 0; i < lx.size(); ++i) { mx += lx[i]; my += ly[i]; }
-  mx /= lx.size();
-  my /= ly.size();
-  double sxx = 0, sxy = 0;
-  for (std::size_t i = 0; i < lx.size(); ++i) {
-    sxx += (lx[i] - mx) * (lx[i] - mx);
-    sxy += (lx[i] - mx) * (ly[i] - my);
-  }
-  f.slope = sxx > 0 ? sxy / sxx : 0;
-  f.intercept = my - f.slope * mx;
-  double ssr = 0, scale = 0;
-  for (std::size_t i = 0; i < lx.size(); ++i) {
-    const double e = ly[i] - (f.intercept + f.slope * lx[i]);
-    ssr += e * e;
-    scale = std::max(scale, std::fabs(ly[i]));
-  }
-  const int df = f.points - 2;
-  const double se = (df > 0 && sxx > 0) ? std::sqrt(ssr / df / sxx) : INFINITY;
-  // residuals at the rounding level of the logs: exact counts, degenerate CI
-  if (df > 0 && std::sqrt(ssr / std::max(1, f.points)) <= 64 * 2.3e-16 * std::max(1.0, scale)) {
-    f.degenerate = true;
-    f.lo = f.hi = f.slope;
-  } else {
-    const double h = t975(df) * se;
-    f.lo = f.slope - h;
-    f.hi = f.slope + h;
-  }
-  return f;
-}
-
-// R-SCALE decisions (spec README §2).
-Verdict decide_upper(const Fit& f, double e) {  // O(n^e)
-  if (f.hi <= e + 0.05) return Verdict::holds;
-  if (f.lo > e + 0.05) return Verdict::violated;
-  return Verdict::inconclusive;
-}
 Verdict decide_exact(const Fit& f, double e) {  // exactly order e
   if (f.lo >= e - 0.05 && f.hi <= e + 0.05) return Verdict::holds;
   if (f.hi < e - 0.05 || f.lo > e + 0.05) return Verdict::violated;
@@ -1266,7 +920,7 @@ ClaimResult check_la_state_km(const CheckConfig& cfg) {
             const KeyMajor km = key_major(PQ, PK, V);
             const auto full = ref::linear_attention(PQ, PK, V);
             for (std::size_t i = 1; i <= n; ++i) {
-              const MM Srec = ref::linear_attention(prefix(PQ, i), prefix(PK, i), prefix(V, i)).state;
+              const MM Srec = ref::linear_attention(head_rows(PQ, i), head_rows(PK, i), head_rows(V, i)).state;
               const MM Sclo = ref::linear_attention_state_closed(PK, V, i);
               w.upd(matrel(Srec, Sclo), "recurrence vs prefix sum i=" + std::to_string(i));
               w.upd(matrel(ref::transpose(km.S[i - 1]), Srec), "key-major^T vs value-major i=" + std::to_string(i));
@@ -1349,7 +1003,7 @@ ClaimResult check_la_norm_z(const CheckConfig& cfg) {
             w.rows(ref::kernel_attention_unnormalized(PQ, PK, V, dot_kernel(PQ.cols)), km.num, "numerator");
             // Z_i of the recurrent reference (prefix runs) vs prefix sums; denominators
             for (std::size_t i = 1; i <= n; ++i) {
-              const auto p = ref::normalized_linear_attention(prefix(PQ, i), prefix(PK, i), prefix(V, i));
+              const auto p = ref::normalized_linear_attention(head_rows(PQ, i), head_rows(PK, i), head_rows(V, i));
               w.upd(vecrel(p.z, km.Z[i - 1]), "reference z_i vs prefix sum i=" + std::to_string(i));
             }
             w.upd(vecrel(nla.denom, km.den), "denominators");
@@ -1587,13 +1241,17 @@ ClaimResult check_fwp_lt_equiv(const CheckConfig& cfg) {
 // =============================================================================================
 // A004-FWP-CLASSIC
 // =============================================================================================
-ClaimResult check_fwp_classic(const CheckConfig& cfg) {
-  const std::uint64_t cs = tag_seed(cfg.seed, "A004-FWP-CLASSIC");
-  Checker ck("max relative residual of (1)-(3) with sigma = id vs the LA parallel form (X, X W_b^T, X W_a^T) and its final state", cfg.digits);
-  const std::vector<std::size_t> ns = cfg.quick ? std::vector<std::size_t>{1, 2, 3, 7, 16} : std::vector<std::size_t>{1, 2, 3, 7, 64, 257};
+// One instance of the A004-FWP-* checks: X (n x d_in), W_a (d_out x d_in), W_b (d_in x d_in), the
+// weights scaled by 1/sqrt(d_in); drawn in that order from mix(cs, instance).
+struct FwpInst {
+  std::size_t n, din, dout;
+  DM X, Wa, Wb;
+  std::string desc;
+};
+// n in ns (full_reps each) x d_in in {1,2,3,5} x d_out in {1,2,4} (n >= 64: d_in = 3 only), until ck stops.
+void for_each_fwp_instance(const CheckConfig& cfg, std::uint64_t cs, const std::vector<std::size_t>& ns, const Checker& ck,
+                           const std::function<void(const FwpInst&)>& fn) {
   int inst = 0;
-  double tanh_max = 0, sig_min = 1, sig_max = 0;
-  bool bounded = true;
   for (std::size_t n : ns) for (int rep = 0; rep < full_reps(cfg, n); ++rep)
     for (std::size_t din : {1, 2, 3, 5})
       for (std::size_t dout : {1, 2, 4}) {
@@ -1603,29 +1261,41 @@ ClaimResult check_fwp_classic(const CheckConfig& cfg) {
         const std::uint64_t is = mix(cs, inst);
         Rng g(is);
         const double ws = 1.0 / std::sqrt(static_cast<double>(din));
-        const DM Xd = gauss(g, n, din), Wa = gauss(g, dout, din, ws), Wb = gauss(g, din, din, ws);
-        const std::string desc = "n=" + std::to_string(n) + " d_in=" + std::to_string(din) + " d_out=" + std::to_string(dout) +
-                                 " instance=" + std::to_string(inst) + " instance-seed=" + std::to_string(is);
-        ck.add(desc, [&](unsigned dg, std::string& where) {
-          MpDigitsScope s(dg);
-          const MM X = to_mp(Xd), A = to_mp(Wa), B = to_mp(Wb);
-          MM Wfin;
-          const MM Y = ref::fwp_classic(X, A, B, ref::Activation::identity, static_cast<const MM*>(nullptr), &Wfin);
-          const MM K = ref::project(X, B), V = ref::project(X, A);
-          Worst w;
-          w.rows(Y, ref::linear_attention_parallel(X, K, V), "outputs vs parallel form");
-          w.upd(matrel(Wfin, ref::linear_attention(X, K, V).state), "W^(n) vs V^T K");
-          if (dg == cfg.digits) {  // non-linear sigma_act: sequential reference only (reported range)
-            MM Wt, Ws;
-            (void)ref::fwp_classic(X, A, B, ref::Activation::tanh, static_cast<const MM*>(nullptr), &Wt);
-            (void)ref::fwp_classic(X, A, B, ref::Activation::sigmoid, static_cast<const MM*>(nullptr), &Ws);
-            for (const mp_t& x : Wt.a) { const double v = to_d(x); tanh_max = std::max(tanh_max, std::fabs(v)); if (!(std::fabs(v) <= 1)) bounded = false; }
-            for (const mp_t& x : Ws.a) { const double v = to_d(x); sig_min = std::min(sig_min, v); sig_max = std::max(sig_max, v); if (!(v >= 0 && v <= 1)) bounded = false; }
-          }
-          where = w.where;
-          return w.r;
-        });
+        FwpInst in{n, din, dout, gauss(g, n, din), gauss(g, dout, din, ws), gauss(g, din, din, ws),
+                   "n=" + std::to_string(n) + " d_in=" + std::to_string(din) + " d_out=" + std::to_string(dout) +
+                       " instance=" + std::to_string(inst) + " instance-seed=" + std::to_string(is)};
+        fn(in);
       }
+}
+
+ClaimResult check_fwp_classic(const CheckConfig& cfg) {
+  const std::uint64_t cs = tag_seed(cfg.seed, "A004-FWP-CLASSIC");
+  Checker ck("max relative residual of (1)-(3) with sigma = id vs the LA parallel form (X, X W_b^T, X W_a^T) and its final state", cfg.digits);
+  const std::vector<std::size_t> ns = cfg.quick ? std::vector<std::size_t>{1, 2, 3, 7, 16} : std::vector<std::size_t>{1, 2, 3, 7, 64, 257};
+  double tanh_max = 0, sig_min = 1, sig_max = 0;
+  bool bounded = true;
+  for_each_fwp_instance(cfg, cs, ns, ck, [&](const FwpInst& in) {
+    const DM &Xd = in.X, &Wa = in.Wa, &Wb = in.Wb;
+    ck.add(in.desc, [&](unsigned dg, std::string& where) {
+      MpDigitsScope s(dg);
+      const MM X = to_mp(Xd), A = to_mp(Wa), B = to_mp(Wb);
+      MM Wfin;
+      const MM Y = ref::fwp_classic(X, A, B, ref::Activation::identity, static_cast<const MM*>(nullptr), &Wfin);
+      const MM K = ref::project(X, B), V = ref::project(X, A);
+      Worst w;
+      w.rows(Y, ref::linear_attention_parallel(X, K, V), "outputs vs parallel form");
+      w.upd(matrel(Wfin, ref::linear_attention(X, K, V).state), "W^(n) vs V^T K");
+      if (dg == cfg.digits) {  // non-linear sigma_act: sequential reference only (reported range)
+        MM Wt, Ws;
+        (void)ref::fwp_classic(X, A, B, ref::Activation::tanh, static_cast<const MM*>(nullptr), &Wt);
+        (void)ref::fwp_classic(X, A, B, ref::Activation::sigmoid, static_cast<const MM*>(nullptr), &Ws);
+        for (const mp_t& x : Wt.a) { const double v = to_d(x); tanh_max = std::max(tanh_max, std::fabs(v)); if (!(std::fabs(v) <= 1)) bounded = false; }
+        for (const mp_t& x : Ws.a) { const double v = to_d(x); sig_min = std::min(sig_min, v); sig_max = std::max(sig_max, v); if (!(v >= 0 && v <= 1)) bounded = false; }
+      }
+      where = w.where;
+      return w.r;
+    });
+  });
   ClaimResult r = ck.result(cfg, "n in {" + std::string(cfg.quick ? "1,2,3,7,16" : "1,2,3,7,64,257") +
                                      "}, d_in in {1,2,3,5}, d_out in {1,2,4} (d_out != d_in included), W^(0) = 0");
   r.evidence.extra.emplace_back("non-linear sigma_act (reported)", "tanh: max|W| = " + fmt(tanh_max) + "; sigmoid: W in [" + fmt(sig_min) + ", " +
@@ -1640,47 +1310,37 @@ ClaimResult check_fwp_la_core(const CheckConfig& cfg) {
   const std::uint64_t cs = tag_seed(cfg.seed, "A004-FWP-LA-CORE");
   Checker ck("max relative residual: (ii) LA(q=x, k=W_b x, v=W_a x) vs FWP (1)-(3) outputs at every i; (i) state sequences of (17) and (2)", cfg.digits);
   const std::vector<std::size_t> ns = cfg.quick ? std::vector<std::size_t>{1, 2, 3, 7, 16} : std::vector<std::size_t>{1, 2, 3, 7, 64};
-  int inst = 0;
   double gap_norm = 0, gap_tanh = 0;
-  for (std::size_t n : ns) for (int rep = 0; rep < full_reps(cfg, n); ++rep)
-    for (std::size_t din : {1, 2, 3, 5})
-      for (std::size_t dout : {1, 2, 4}) {
-        if (ck.stopped()) break;
-        if (n >= 64 && din != 3) continue;
-        ++inst;
-        const std::uint64_t is = mix(cs, inst);
-        Rng g(is);
-        const double ws = 1.0 / std::sqrt(static_cast<double>(din));
-        const DM Xd = gauss(g, n, din), Wa = gauss(g, dout, din, ws), Wb = gauss(g, din, din, ws);
-        const std::string desc = "n=" + std::to_string(n) + " d_in=" + std::to_string(din) + " d_out=" + std::to_string(dout) +
-                                 " instance=" + std::to_string(inst) + " instance-seed=" + std::to_string(is);
-        ck.add(desc, [&](unsigned dg, std::string& where) {
-          MpDigitsScope s(dg);
-          const MM X = to_mp(Xd), A = to_mp(Wa), B = to_mp(Wb);
-          const MM K = ref::project(X, B), V = ref::project(X, A);
-          Worst w;
-          const MM Yf = ref::fwp_classic(X, A, B, ref::Activation::identity);
-          const auto la = ref::linear_attention(X, K, V);
-          w.rows(la.O, Yf, "(ii) outputs");
-          for (std::size_t i = 1; i <= n; ++i) {
-            MM Wf;
-            (void)ref::fwp_classic(prefix(X, i), A, B, ref::Activation::identity, static_cast<const MM*>(nullptr), &Wf);
-            // (17): W^(i) = W^(i-1) + v^(i) (x) phi(k^(i)) with v = a = W_a x, phi(k) = b = W_b x
-            MM W17(dout, din);
-            for (std::size_t j = 0; j < i; ++j) ref::add_outer(W17, V.row(j), K.row(j));
-            w.upd(matrel(Wf, W17), "(i) state W^(" + std::to_string(i) + ")");
-          }
-          if (dg == cfg.digits && n >= 2) {  // the gap outside the mapping (reported)
-            const MM Yt = ref::fwp_classic(X, A, B, ref::Activation::tanh);
-            gap_tanh = std::max(gap_tanh, rowrel(Yt, Yf));
-            FeatureMap e1 = fmap(FeatureMapKind::elu1);
-            const MM PK = ref::apply_feature_map(e1, K), PX = ref::apply_feature_map(e1, X);
-            if (!tiny_denominator(PX, PK)) gap_norm = std::max(gap_norm, rowrel(ref::normalized_linear_attention(PX, PK, V).O, Yf));
-          }
-          where = w.where;
-          return w.r;
-        });
+  for_each_fwp_instance(cfg, cs, ns, ck, [&](const FwpInst& in) {
+    const std::size_t n = in.n, din = in.din, dout = in.dout;
+    const DM &Xd = in.X, &Wa = in.Wa, &Wb = in.Wb;
+    ck.add(in.desc, [&](unsigned dg, std::string& where) {
+      MpDigitsScope s(dg);
+      const MM X = to_mp(Xd), A = to_mp(Wa), B = to_mp(Wb);
+      const MM K = ref::project(X, B), V = ref::project(X, A);
+      Worst w;
+      const MM Yf = ref::fwp_classic(X, A, B, ref::Activation::identity);
+      const auto la = ref::linear_attention(X, K, V);
+      w.rows(la.O, Yf, "(ii) outputs");
+      for (std::size_t i = 1; i <= n; ++i) {
+        MM Wf;
+        (void)ref::fwp_classic(head_rows(X, i), A, B, ref::Activation::identity, static_cast<const MM*>(nullptr), &Wf);
+        // (17): W^(i) = W^(i-1) + v^(i) (x) phi(k^(i)) with v = a = W_a x, phi(k) = b = W_b x
+        MM W17(dout, din);
+        for (std::size_t j = 0; j < i; ++j) ref::add_outer(W17, V.row(j), K.row(j));
+        w.upd(matrel(Wf, W17), "(i) state W^(" + std::to_string(i) + ")");
       }
+      if (dg == cfg.digits && n >= 2) {  // the gap outside the mapping (reported)
+        const MM Yt = ref::fwp_classic(X, A, B, ref::Activation::tanh);
+        gap_tanh = std::max(gap_tanh, rowrel(Yt, Yf));
+        FeatureMap e1 = fmap(FeatureMapKind::elu1);
+        const MM PK = ref::apply_feature_map(e1, K), PX = ref::apply_feature_map(e1, X);
+        if (!tiny_denominator(PX, PK)) gap_norm = std::max(gap_norm, rowrel(ref::normalized_linear_attention(PX, PK, V).O, Yf));
+      }
+      where = w.where;
+      return w.r;
+    });
+  });
   ClaimResult r = ck.result(cfg, "n in {" + std::string(cfg.quick ? "1,2,3,7,16" : "1,2,3,7,64") +
                                      "}, d_in in {1,2,3,5}, d_out in {1,2,4} (d_out != d_in included)");
   r.evidence.extra.emplace_back("mapping", "(17) = (2) with sigma_act = id, a = v, b = phi(k); LA with q = x, k = W_b x, v = W_a x, W^(0) = 0");
@@ -1740,7 +1400,7 @@ ClaimResult check_upd_mamba2(const CheckConfig& cfg) {
               const MV o = ref::matvec(St, Q.row(t));
               for (std::size_t c = 0; c < dv; ++c) Ocl(t, c) = o[c];
               if (t + 1 == n) w.upd(matrel(St, seq.state), "closed-form state S_n");
-              else if (n <= 16) w.upd(matrel(St, ref::gated_linear_attention(prefix(Q, t + 1), prefix(K, t + 1), prefix(V, t + 1),
+              else if (n <= 16) w.upd(matrel(St, ref::gated_linear_attention(head_rows(Q, t + 1), head_rows(K, t + 1), head_rows(V, t + 1),
                                                                               MV(lg.begin(), lg.begin() + t + 1)).state),
                                       "closed-form state S_" + std::to_string(t + 1));
             }
@@ -1871,6 +1531,23 @@ double thm1_metric_double(const std::vector<double>& p, std::size_t T, std::size
   return worst;
 }
 
+// max over the entries a of W of |(l(W + h E_a) - l(W - h E_a)) / 2h - G_a|, l = ref::ttt_loss at (k, v);
+// where: the worst entry (1-based row, column).
+mp_t ttt_fd_max_err(const MM& W, const mp_t* k, const mp_t* v, const MM& G, const mp_t& h, std::string& where) {
+  mp_t worst(0);
+  std::size_t wa = 0;
+  for (std::size_t a = 0; a < W.a.size(); ++a) {
+    MM Wp = W, Wm = W;
+    Wp.a[a] += h;
+    Wm.a[a] -= h;
+    const mp_t fd = (ref::ttt_loss(Wp, k, v) - ref::ttt_loss(Wm, k, v)) / (2 * h);
+    const mp_t e = abs(mp_t(fd - G.a[a]));
+    if (e > worst) { worst = e; wa = a; }
+  }
+  where = "entry (" + std::to_string(wa / W.cols + 1) + "," + std::to_string(wa % W.cols + 1) + ")";
+  return worst;
+}
+
 // =============================================================================================
 // A004-TTT-DEFS
 // =============================================================================================
@@ -1897,17 +1574,7 @@ ClaimResult check_ttt_defs(const CheckConfig& cfg) {
           const MM W = to_mp(Wd), k = to_mp(kd), v = to_mp(vd);
           const MM G = ref::ttt_grad(W, k.row(0), v.row(0));
           const mp_t h = mp_t("1e-20") * mp_max1(ref::frob(W), mp_t(1));  // step relative to the scale of W
-          mp_t worst(0);
-          std::size_t wa = 0;
-          for (std::size_t a = 0; a < W.a.size(); ++a) {
-            MM Wp = W, Wm = W;
-            Wp.a[a] += h;
-            Wm.a[a] -= h;
-            const mp_t fd = (ref::ttt_loss(Wp, k.row(0), v.row(0)) - ref::ttt_loss(Wm, k.row(0), v.row(0))) / (2 * h);
-            const mp_t e = abs(mp_t(fd - G.a[a]));
-            if (e > worst) { worst = e; wa = a; }
-          }
-          where = "entry (" + std::to_string(wa / dk + 1) + "," + std::to_string(wa % dk + 1) + ")";
+          const mp_t worst = ttt_fd_max_err(W, k.row(0), v.row(0), G, h, where);
           return to_d(mp_t(worst / mp_max1(ref::frob(G), mp_t(1))));
         });
       }
@@ -2137,17 +1804,7 @@ ClaimResult check_ttt_proof_grad(const CheckConfig& cfg) {
             const MM X = to_mp(x), K = ref::project(X, to_mp(in.thK)), V = ref::project(X, to_mp(in.thV));
             const MM P = printed(K, V), W0(dv, dk);
             const mp_t h("1e-20");
-            mp_t worst(0);
-            std::size_t wa = 0;
-            for (std::size_t a = 0; a < W0.a.size(); ++a) {
-              MM Wp = W0, Wm = W0;
-              Wp.a[a] += h;
-              Wm.a[a] -= h;
-              const mp_t c = (ref::ttt_loss(Wp, K.row(0), V.row(0)) - ref::ttt_loss(Wm, K.row(0), V.row(0))) / (2 * h);
-              const mp_t e = abs(mp_t(c - P.a[a]));
-              if (e > worst) { worst = e; wa = a; }
-            }
-            where = "entry (" + std::to_string(wa / dk + 1) + "," + std::to_string(wa % dk + 1) + ")";
+            const mp_t worst = ttt_fd_max_err(W0, K.row(0), V.row(0), P, h, where);
             return to_d(mp_t(worst / mp_max1(ref::frob(P), mp_t(1))));
           });
           an.add(desc, [&](unsigned dg, std::string& where) {
@@ -2199,7 +1856,7 @@ ClaimResult check_ttt_proof_unroll(const CheckConfig& cfg) {
             MM gsum(dv, dk);
             MM vk(dv, dk);
             for (std::size_t t = 1; t <= T; ++t) {
-              const MM Wt = ref::ttt_linear(prefix(m.Q, t), prefix(m.K, t), prefix(m.V, t), eta, W0, ref::TttRule::batch).W;
+              const MM Wt = ref::ttt_linear(head_rows(m.Q, t), head_rows(m.K, t), head_rows(m.V, t), eta, W0, ref::TttRule::batch).W;
               const MM G = ref::ttt_grad(W0, m.K.row(t - 1), m.V.row(t - 1));
               MM step = Wprev;
               for (std::size_t i = 0; i < step.a.size(); ++i) step.a[i] -= eta * G.a[i];
@@ -2310,15 +1967,7 @@ ClaimResult check_ttt_variants(const CheckConfig& cfg) {
 }  // namespace
 
 void register_t1_a004_claims(Ledger& l) {
-  auto add = [&l](const char* id, const char* title, const char* cls, bool internal, std::function<ClaimResult(const CheckConfig&)> f) {
-    Claim c;
-    c.id = id;
-    c.title = title;
-    c.check_class = cls;
-    c.internal = internal;
-    c.check = std::move(f);
-    l.add(std::move(c));
-  };
+  const auto add = claim_support::claim_adder(l);
   using namespace check_class;
   add("A004-KV-CACHE", "Incremental decoding with a key-value cache", identity, true, check_kv_cache);
   add("A004-CX-LA-SPACE", "Linear attention: O(1) space", scaling, false, check_cx_la_space);

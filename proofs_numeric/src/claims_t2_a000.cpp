@@ -16,6 +16,7 @@
 #include "recall/reference/feature_maps.hpp"
 #include "recall/reference/linear_attention.hpp"
 #include "recall/reference/memory_objectives.hpp"
+#include "claim_support.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -31,43 +32,13 @@
 namespace recall {
 namespace {
 
-using DM = ref::Matrix<double>;
-using MM = ref::Matrix<mp_t>;
-using MV = ref::Vector<mp_t>;
+using namespace claim_support;
+
 using DV = std::vector<double>;
-using Rng = std::mt19937_64;
 
-std::uint64_t tag_seed(std::uint64_t seed, const std::string& tag) {
-  std::uint64_t h = 1469598103934665603ULL;
-  for (char c : tag) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
-  std::uint64_t z = seed + 0x9e3779b97f4a7c15ULL * (h + 1);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-
-std::string fmt(double x, int prec = 3) {
-  std::ostringstream s;
-  s.precision(prec);
-  s << x;
-  return s.str();
-}
-double to_d(const mp_t& x) { return static_cast<double>(x); }
 mp_t ten_pow(int e) { return pow(mp_t(10), mp_t(e)); }
 
-DM gauss(Rng& g, std::size_t r, std::size_t c, double scale = 1.0) {
-  std::normal_distribution<double> N(0.0, 1.0);
-  DM m(r, c);
-  for (double& x : m.a) x = scale * N(g);
-  return m;
-}
 DV gauss_vec(Rng& g, std::size_t n, double scale = 1.0) { return gauss(g, 1, n, scale).a; }
-DV unif_vec(Rng& g, std::size_t n, double lo = 0.0, double hi = 1.0) {
-  std::uniform_real_distribution<double> U(lo, hi);
-  DV v(n);
-  for (double& x : v) x = U(g);
-  return v;
-}
 void normalize(double* x, std::size_t n, double r = 1.0) {
   double s = 0;
   for (std::size_t i = 0; i < n; ++i) s += x[i] * x[i];
@@ -75,9 +46,6 @@ void normalize(double* x, std::size_t n, double r = 1.0) {
   if (s > 0)
     for (std::size_t i = 0; i < n; ++i) x[i] *= r / s;
 }
-MM mp(const DM& m) { return ref::cast<mp_t>(m); }
-MV mp(const DV& v) { return ref::cast<mp_t>(v); }
-MV row_vec(const MM& m, std::size_t i) { return MV(m.row(i), m.row(i) + m.cols); }
 
 // max_ij |X - Y| / max(1, max_ij |Y|)
 double rel_max(const MM& X, const MM& Y) {
@@ -116,20 +84,8 @@ MM exact_grad(const std::function<mp_t(const MM&)>& L, const MM& St) { return ce
 
 // Combine sub-checks: violated if any part is, else inconclusive if any is, else holds (the part
 // with the largest value/threshold is the headline); every part is summarised in extra.
-ClaimResult combine(const std::vector<std::pair<std::string, ClaimResult>>& parts) {
-  int pick = -1;
-  for (std::size_t i = 0; i < parts.size() && pick < 0; ++i)
-    if (parts[i].second.verdict == Verdict::violated) pick = static_cast<int>(i);
-  for (std::size_t i = 0; i < parts.size() && pick < 0; ++i)
-    if (parts[i].second.verdict == Verdict::inconclusive) pick = static_cast<int>(i);
-  if (pick < 0) {
-    double best = -1;
-    for (std::size_t i = 0; i < parts.size(); ++i) {
-      const auto& e = parts[i].second.evidence;
-      const double q = e.threshold > 0 ? e.value / e.threshold : e.value;
-      if (q > best) { best = q; pick = static_cast<int>(i); }
-    }
-  }
+ClaimResult combine(const Parts& parts) {
+  const int pick = headline_part(parts);
   ClaimResult out = parts[pick].second;
   out.reason = "[" + parts[pick].first + "] " + out.reason;
   out.evidence.statistic = parts[pick].first + ": " + out.evidence.statistic;
@@ -230,12 +186,11 @@ Draw draw_basic(Rng& g, std::size_t dv, std::size_t dk, std::size_t t, bool hist
   const std::size_t n = history ? t : 1;
   d.K = gauss(g, n, dk);
   d.V = gauss(g, n, dv);
-  d.lam = unif_vec(g, std::max(dv, dk));
-  d.eta = unif_vec(g, n);
+  d.lam = uniform_vec(g, std::max(dv, dk));
+  d.eta = uniform_vec(g, n);
   return d;
 }
 MV last_row(const MM& m) { return row_vec(m, m.rows - 1); }
-MV head(const MV& v, std::size_t n) { return MV(v.begin(), v.begin() + static_cast<long>(n)); }
 
 // Feature map phi for the softmax rows: alternately identity and the truncated exponential map
 // phi_2 (A000-EXP-FEATURE, Kronecker form) on a raw key of dimension d_raw with D_phi = dk.
@@ -251,8 +206,8 @@ Row row_linattn(bool eq66 = false) {
             (void)t;
             const Draw d = draw_basic(g, dv, dk, 1);
             return [d, eq66]() {
-              const MM S = mp(d.S);
-              const MV k = last_row(mp(d.K)), v = last_row(mp(d.V));
+              const MM S = to_mp(d.S);
+              const MV k = last_row(to_mp(d.K)), v = last_row(to_mp(d.V));
               RowInst in;
               if (eq66) in.L = [k, v](const MM& X) { return ref::linattn_objective_eq66(X, k, v); };
               else in.L = [k, v](const MM& X) { return ref::linattn_objective(X, k, v); };
@@ -268,8 +223,8 @@ Row row_gla(bool col) {
   return {col ? "GLA-col" : "GLA-row", [col](Rng& g, std::size_t dv, std::size_t dk, std::size_t) -> Builder {
             const Draw d = draw_basic(g, dv, dk, 1);
             return [d, col, dv, dk]() {
-              const MV k = last_row(mp(d.K)), v = last_row(mp(d.V));
-              const MV lam = head(mp(d.lam), col ? dk : dv);
+              const MV k = last_row(to_mp(d.K)), v = last_row(to_mp(d.V));
+              const MV lam = head(to_mp(d.lam), col ? dk : dv);
               RowInst in;
               if (col) {
                 in.L = [k, v, lam](const MM& X) { return ref::gla_col_objective(X, k, v, lam); };
@@ -282,7 +237,7 @@ Row row_gla(bool col) {
                 const auto m = ref::gla_row_abc(k, v, lam);
                 in.update = [m](const MM& X) { return apply_abc(m, X); };
               }
-              in.S = mp(d.S);
+              in.S = to_mp(d.S);
               return in;
             };
           }};
@@ -298,7 +253,7 @@ Row row_deltanet(int form) {
               d.beta = betas[std::uniform_int_distribution<int>(0, 3)(g)];
             }
             return [d, form]() {
-              const MV k = last_row(mp(d.K)), v = last_row(mp(d.V));
+              const MV k = last_row(to_mp(d.K)), v = last_row(to_mp(d.V));
               const mp_t beta(d.beta);
               RowInst in;
               if (form == 1) in.L = [k, v](const MM& X) { return ref::deltanet_objective_eq71(X, k, v); };
@@ -306,7 +261,7 @@ Row row_deltanet(int form) {
               in.hand = [k, v, beta](const MM& X) { return ref::deltanet_grad(X, k, v, beta); };
               const auto m = ref::deltanet_abc(k, v, beta);
               in.update = [m](const MM& X) { return apply_abc(m, X); };
-              in.S = mp(d.S);
+              in.S = to_mp(d.S);
               return in;
             };
           }};
@@ -317,8 +272,8 @@ Row row_momentum(bool eq76) {
   Row r{eq76 ? "Momentum(Eq.76)" : "Momentum(Table2)", [eq76](Rng& g, std::size_t dv, std::size_t dk, std::size_t t) -> Builder {
           const Draw d = draw_basic(g, dv, dk, t, true);
           return [d, eq76, t]() {
-            const MM K = mp(d.K), V = mp(d.V);
-            const MV eta = mp(d.eta);
+            const MM K = to_mp(d.K), V = to_mp(d.V);
+            const MV eta = to_mp(d.eta);
             const MV kt = last_row(K);
             const MM Ct = ref::momentum_accumulator(K, V, eta).back();
             RowInst in;
@@ -329,7 +284,7 @@ Row row_momentum(bool eq76) {
             }
             const ref::Abc<mp_t> m{ref::identity_matrix<mp_t>(V.cols), ref::add(ref::identity_matrix<mp_t>(K.cols), ref::outer(kt, kt), mp_t(-1)), Ct};
             in.update = [m](const MM& X) { return apply_abc(m, X); };
-            in.S = mp(d.S);
+            in.S = to_mp(d.S);
             return in;
           };
         }};
@@ -347,9 +302,9 @@ Row row_softmax(int kind) {
             Draw d = draw_basic(g, dv, dk, 1);
             d.K = gauss(g, 1, draw_dim);
             return [d, kind, t, use_phi, dv]() {
-              const MV kraw = last_row(mp(d.K)), v = last_row(mp(d.V));
+              const MV kraw = last_row(to_mp(d.K)), v = last_row(to_mp(d.V));
               const MV k = use_phi ? ref::apply_feature_map<mp_t>(exp2_map(), kraw.data(), kraw.size()) : kraw;
-              const MV lam = head(mp(d.lam), dv);
+              const MV lam = head(to_mp(d.lam), dv);
               RowInst in;
               ref::Abc<mp_t> m;
               switch (kind) {
@@ -379,7 +334,7 @@ Row row_softmax(int kind) {
                   break;
               }
               in.update = [m](const MM& X) { return apply_abc(m, X); };
-              in.S = mp(d.S);  // d_v x D_phi (D_phi = d_k by construction)
+              in.S = to_mp(d.S);  // d_v x D_phi (D_phi = d_k by construction)
               return in;
             };
           }};
@@ -405,7 +360,7 @@ ClaimResult check_gd_view(const CheckConfig& cfg) {
       const DM Q = gauss(g, T, d), K = gauss(g, T, d), V = gauss(g, T, d + 1);
       ic.add("T=" + std::to_string(T) + " d_k=" + std::to_string(d) + " d_v=" + std::to_string(d + 1), [&](unsigned digits) {
         MpDigitsScope sc(digits);
-        const MM q = mp(Q), k = mp(K), v = mp(V);
+        const MM q = to_mp(Q), k = to_mp(K), v = to_mp(V);
         const auto ref_la = ref::linear_attention(q, k, v);
         MM S(v.cols, k.cols), O(T, v.cols);
         for (std::size_t t = 0; t < T; ++t) {
@@ -435,24 +390,7 @@ void jacobi_eigen(MM A, MV& ev, MM& Vec) {
     for (std::size_t p = 0; p < n; ++p)
       for (std::size_t q = p + 1; q < n; ++q) {
         if (A(p, q) == 0) continue;
-        const mp_t theta = (A(q, q) - A(p, p)) / (2 * A(p, q));
-        const mp_t tt = (theta >= 0 ? mp_t(1) : mp_t(-1)) / (abs(theta) + sqrt(theta * theta + 1));
-        const mp_t c = 1 / sqrt(tt * tt + 1), s = tt * c;
-        for (std::size_t k = 0; k < n; ++k) {  // A <- J^T A J
-          const mp_t akp = A(k, p), akq = A(k, q);
-          A(k, p) = c * akp - s * akq;
-          A(k, q) = s * akp + c * akq;
-        }
-        for (std::size_t k = 0; k < n; ++k) {
-          const mp_t apk = A(p, k), aqk = A(q, k);
-          A(p, k) = c * apk - s * aqk;
-          A(q, k) = s * apk + c * aqk;
-        }
-        for (std::size_t k = 0; k < n; ++k) {
-          const mp_t vkp = Vec(k, p), vkq = Vec(k, q);
-          Vec(k, p) = c * vkp - s * vkq;
-          Vec(k, q) = s * vkp + c * vkq;
-        }
+        jacobi_rotate(A, Vec, p, q);
       }
   }
   ev.assign(n, mp_t(0));
@@ -536,11 +474,11 @@ ClaimResult check_gd_unbounded(const CheckConfig& cfg) {
         (void)S0;
         const std::size_t t = 2 + static_cast<std::size_t>(d);
         const DM K = gauss(g, t, dk), V = gauss(g, t, dv);
-        const DV lam = unif_vec(g, std::max(dv, dk)), eta = unif_vec(g, t);
-        const MM k = mp(K), v = mp(V);
+        const DV lam = uniform_vec(g, std::max(dv, dk)), eta = uniform_vec(g, t);
+        const MM k = to_mp(K), v = to_mp(V);
         const MV kt = last_row(k), vt = last_row(v);
-        const MV lamv = head(mp(lam), dv), lamk = head(mp(lam), dk);
-        const MV etam = mp(eta);
+        const MV lamv = head(to_mp(lam), dv), lamk = head(to_mp(lam), dk);
+        const MV etam = to_mp(eta);
         // phi_2 on a raw key of dimension 1 gives D_phi = 3 (only when dk == 3)
         std::vector<std::function<mp_t(const MM&)>> Ls = {
             [&](const MM& X) { return ref::linattn_objective(X, kt, vt); },
@@ -615,7 +553,7 @@ ClaimResult check_gen_rec(const CheckConfig& cfg) {
       const DM Q = gauss(g, T, dk), K = gauss(g, T, dk), V = gauss(g, T, dv);
       DM Ku = K;
       for (std::size_t t = 0; t < T; ++t) normalize(Ku.row(t), dk);
-      const DV lamv = unif_vec(g, T * dv), alk = unif_vec(g, T * dk), a = unif_vec(g, T), eta = unif_vec(g, T);
+      const DV lamv = uniform_vec(g, T * dv), alk = uniform_vec(g, T * dk), a = uniform_vec(g, T), eta = uniform_vec(g, T);
       DV beta(T);
       for (std::size_t t = 0; t < T; ++t) beta[t] = 0.5 * static_cast<double>(t % 5);  // {0, .5, 1, 1.5, 2}
       const std::string base = " T=" + std::to_string(T) + " d_k=" + std::to_string(dk) + " d_v=" + std::to_string(dv);
@@ -624,14 +562,14 @@ ClaimResult check_gen_rec(const CheckConfig& cfg) {
       };
       ic.add("LinAttn (I,I,v k^T) vs linear_attention" + base, [&](unsigned digits) {
         MpDigitsScope sc(digits);
-        const MM q = mp(Q), k = mp(K), v = mp(V);
+        const MM q = to_mp(Q), k = to_mp(K), v = to_mp(V);
         const MM s = gen(T, [&](std::size_t t) { return ref::linattn_abc(row_vec(k, t - 1), row_vec(v, t - 1)); }, dv, dk);
         return rel_max(s, ref::linear_attention(q, k, v).state);
       });
       ic.add("scalar gate (a_t I, I, v k^T) vs gated_linear_attention" + base, [&](unsigned digits) {
         MpDigitsScope sc(digits);
-        const MM q = mp(Q), k = mp(K), v = mp(V);
-        const MV am = mp(a);
+        const MM q = to_mp(Q), k = to_mp(K), v = to_mp(V);
+        const MV am = to_mp(a);
         MV lg(T);
         for (std::size_t t = 0; t < T; ++t) lg[t] = ref::log_gate(am[t]);
         const MM s = gen(T, [&](std::size_t t) {
@@ -642,7 +580,7 @@ ClaimResult check_gen_rec(const CheckConfig& cfg) {
       });
       ic.add("GLA-col (I, diag a_t, v k^T) vs gated_linear_attention_diag and its closed form" + base, [&](unsigned digits) {
         MpDigitsScope sc(digits);
-        const MM q = mp(Q), k = mp(K), v = mp(V);
+        const MM q = to_mp(Q), k = to_mp(K), v = to_mp(V);
         MM lg(T, dk), al(T, dk);
         for (std::size_t i = 0; i < T * dk; ++i) { al.a[i] = mp_t(alk[i]); lg.a[i] = ref::log_gate(al.a[i]); }
         const MM s = gen(T, [&](std::size_t t) { return ref::gla_col_abc(row_vec(k, t - 1), row_vec(v, t - 1), row_vec(al, t - 1)); }, dv, dk);
@@ -651,15 +589,15 @@ ClaimResult check_gen_rec(const CheckConfig& cfg) {
       });
       ic.add("DeltaNet-beta (I, I - beta k k^T, beta v k^T) vs delta_rule (unit keys, beta in {0,.5,1,1.5,2})" + base, [&](unsigned digits) {
         MpDigitsScope sc(digits);
-        const MM q = mp(Q), k = mp(Ku), v = mp(V);
-        const MV b = mp(beta);
+        const MM q = to_mp(Q), k = to_mp(Ku), v = to_mp(V);
+        const MV b = to_mp(beta);
         const MM s = gen(T, [&](std::size_t t) { return ref::deltanet_abc(row_vec(k, t - 1), row_vec(v, t - 1), b[t - 1]); }, dv, dk);
         return rel_max(s, ref::delta_rule(q, k, v, b).state);
       });
       ic.add("Gated DeltaNet (a_t I, I - beta k k^T, beta v k^T) vs gated_delta_rule(G)" + base, [&](unsigned digits) {
         MpDigitsScope sc(digits);
-        const MM q = mp(Q), k = mp(Ku), v = mp(V);
-        const MV b = mp(beta), am = mp(a);
+        const MM q = to_mp(Q), k = to_mp(Ku), v = to_mp(V);
+        const MV b = to_mp(beta), am = to_mp(a);
         MV lg(T);
         for (std::size_t t = 0; t < T; ++t) lg[t] = ref::log_gate(am[t]);
         const MM s = gen(T, [&](std::size_t t) {
@@ -671,8 +609,8 @@ ClaimResult check_gen_rec(const CheckConfig& cfg) {
       });
       ic.add("Momentum (I, I - k k^T, C_t) vs momentum_deltanet" + base, [&](unsigned digits) {
         MpDigitsScope sc(digits);
-        const MM k = mp(Ku), v = mp(V);
-        const MV e = mp(eta);
+        const MM k = to_mp(Ku), v = to_mp(V);
+        const MV e = to_mp(eta);
         const auto C = ref::momentum_accumulator(k, v, e);
         const MM s = gen(T, [&](std::size_t t) {
           const MV kt = row_vec(k, t - 1);
@@ -682,7 +620,7 @@ ClaimResult check_gen_rec(const CheckConfig& cfg) {
       });
       ic.add("SM-norm ((t-1)/t I, I, v k^T / t) vs running mean" + base, [&](unsigned digits) {
         MpDigitsScope sc(digits);
-        const MM k = mp(K), v = mp(V);
+        const MM k = to_mp(K), v = to_mp(V);
         const MM s = gen(T, [&](std::size_t t) { return ref::smnorm_abc(row_vec(k, t - 1), row_vec(v, t - 1), t); }, dv, dk);
         return rel_max(s, ref::running_mean_state(k, v, T));
       });
@@ -719,12 +657,12 @@ ClaimResult check_gen_obj(const CheckConfig& cfg) {
     const int kind = static_cast<int>(t % 4);
     const DM A = sym_kind(g, dv, kind), B = sym_kind(g, dk, (kind + 1) % 4), C = gauss(g, dv, dk), S = gauss(g, dv, dk);
     return [A, B, C, S]() {
-      const ref::Abc<mp_t> m{mp(A), mp(B), mp(C)};
+      const ref::Abc<mp_t> m{to_mp(A), to_mp(B), to_mp(C)};
       RowInst in;
       in.L = [m](const MM& X) { return ref::general_objective(X, m); };
       in.hand = [m](const MM& X) { return ref::general_objective_grad(X, m); };
       in.update = [m](const MM& X) { return apply_abc(m, X); };
-      in.S = mp(S);
+      in.S = to_mp(S);
       return in;
     };
   };
@@ -734,8 +672,8 @@ ClaimResult check_gen_obj(const CheckConfig& cfg) {
   {
     MpDigitsScope sc(cfg.digits);
     Rng g(tag_seed(cfg.seed, "GEN-OBJ-nonsym"));
-    const ref::Abc<mp_t> m{mp(gauss(g, 2, 2)), mp(gauss(g, 2, 2)), mp(gauss(g, 2, 2))};
-    const MM S = mp(gauss(g, 2, 2));
+    const ref::Abc<mp_t> m{to_mp(gauss(g, 2, 2)), to_mp(gauss(g, 2, 2)), to_mp(gauss(g, 2, 2))};
+    const MM S = to_mp(gauss(g, 2, 2));
     const MM G = exact_grad([&](const MM& X) { return ref::general_objective(X, m); }, S);
     nonsym = rel_max(ref::add(S, G, mp_t(-1)), apply_abc(m, S));
   }
@@ -810,7 +748,7 @@ ClaimResult check_gen_obj_sym(const CheckConfig& cfg) {
       const DM A = family(g, dv, 0), B = family(g, dk, 0);
       suff.add("d_v=" + std::to_string(dv) + " d_k=" + std::to_string(dk), [&](unsigned digits) {
         MpDigitsScope sc(digits);
-        const MM a = mp(A), b = mp(B);
+        const MM a = to_mp(A), b = to_mp(B);
         return to_d(sqrt(kron_asym2(a, b)) / (ref::frob(a) * ref::frob(b) + mp_t(1e-300)));
       });
     }
@@ -862,7 +800,7 @@ ClaimResult check_gen_obj_sym(const CheckConfig& cfg) {
     for (std::size_t n = 1; n <= 4; ++n)
       for (int fa = 0; fa < 9; ++fa)
         for (int fb = 0; fb < 9; ++fb) {
-          const MM a = mp(family(g, n, fa)), b = mp(family(g, n, fb));
+          const MM a = to_mp(family(g, n, fa)), b = to_mp(family(g, n, fb));
           ++fam_pairs;
           mp_t sa(0), sb(0);
           for (std::size_t i = 0; i < n; ++i)
@@ -884,8 +822,8 @@ ClaimResult check_gen_obj_sym(const CheckConfig& cfg) {
     MM A(2, 2);
     A(0, 1) = 1;
     A(1, 0) = -1;
-    const ref::Abc<mp_t> m{A, A, mp(gauss(g, 2, 2))};
-    const MM S = mp(gauss(g, 2, 2));
+    const ref::Abc<mp_t> m{A, A, to_mp(gauss(g, 2, 2))};
+    const MM S = to_mp(gauss(g, 2, 2));
     const MM G = exact_grad([&](const MM& X) { return ref::general_objective(X, m); }, S);
     skew_pot = rel_max(ref::add(S, G, mp_t(-1)), apply_abc(m, S));
   }
@@ -928,8 +866,8 @@ ClaimResult check_t2_linattn(const CheckConfig& cfg) {
       const DV k = gauss_vec(g, dk), v = gauss_vec(g, dv);
       ic.add("d_v=" + std::to_string(dv) + " d_k=" + std::to_string(dk), [&](unsigned digits) {
         MpDigitsScope sc(digits);
-        const MM s = mp(S);
-        const MV km = mp(k), vm = mp(v);
+        const MM s = to_mp(S);
+        const MV km = to_mp(k), vm = to_mp(v);
         const mp_t e1 = ref::trace(ref::matmul(ref::transpose(ref::outer(vm, km)), s));
         const mp_t e2 = ref::trace(ref::matmul(ref::matmul(s, ref::column(km)), ref::transpose(ref::column(vm))));
         const MV sk = ref::matvec(s, km.data());
@@ -949,11 +887,11 @@ ClaimResult check_t2_gla(const CheckConfig& cfg) {
     for (std::size_t d : {1u, 2u, 3u}) {
       const std::size_t dv = d + 1;
       const DM Q = gauss(g, T, d), K = gauss(g, T, d), V = gauss(g, T, dv);
-      DV lam = unif_vec(g, T * dv), al = unif_vec(g, T * d);
+      DV lam = uniform_vec(g, T * dv), al = uniform_vec(g, T * d);
       if (T >= 3) { lam[dv] = 0.0; al[d] = 1.0; }  // a zero gate (reset) and a unit gate
       ic.add("T=" + std::to_string(T) + " d_k=" + std::to_string(d) + " d_v=" + std::to_string(dv), [&](unsigned digits) {
         MpDigitsScope sc(digits);
-        const MM q = mp(Q), k = mp(K), v = mp(V);
+        const MM q = to_mp(Q), k = to_mp(K), v = to_mp(V);
         MM lr(T, dv), ll(T, dv), ac(T, d), lc(T, d);
         for (std::size_t i = 0; i < T * dv; ++i) { lr.a[i] = mp_t(lam[i]); ll.a[i] = ref::log_gate(lr.a[i]); }
         for (std::size_t i = 0; i < T * d; ++i) { ac.a[i] = mp_t(al[i]); lc.a[i] = ref::log_gate(ac.a[i]); }
@@ -988,8 +926,8 @@ ClaimResult check_t2_deltanet(const CheckConfig& cfg) {
       const DV k = gauss_vec(g, dk), v = gauss_vec(g, dv);
       id.add("d_v=" + std::to_string(dv) + " d_k=" + std::to_string(dk), [&](unsigned digits) {
         MpDigitsScope sc(digits);
-        const MM s = mp(S);
-        const MV km = mp(k), vm = mp(v);
+        const MM s = to_mp(S);
+        const MV km = to_mp(k), vm = to_mp(v);
         const MV sk = ref::matvec(s, km.data());
         const mp_t lhs72 = ref::trace(ref::matmul(ref::matmul(ref::transpose(s), s), ref::outer(km, km)));
         const mp_t rhs72 = ref::dot(sk.data(), sk.data(), dv);
@@ -1010,7 +948,7 @@ ClaimResult check_t2_deltanet(const CheckConfig& cfg) {
         const std::string desc = "T=" + std::to_string(T) + (keys ? " unit keys" : " gaussian keys (sd 0.5)") + " beta=" + fmt(b);
         fm.add(desc, [&](unsigned digits) {
           MpDigitsScope sc(digits);
-          const MM q = mp(Q), k = mp(K), v = mp(V);
+          const MM q = to_mp(Q), k = to_mp(K), v = to_mp(V);
           const MV beta(T, mp_t(b));
           const auto s = ref::delta_rule(q, k, v, beta);
           const auto u = ref::delta_rule_u_form(q, k, v, beta);
@@ -1033,12 +971,12 @@ ClaimResult check_t2_momentum(const CheckConfig& cfg) {
   Rng g(tag_seed(cfg.seed, "T2-MOMENTUM-C"));
   for (std::size_t T : {1u, 2u, 3u, 10u, 100u}) {
     const DM K = gauss(g, T, 3), V = gauss(g, T, 2);
-    DV eta = unif_vec(g, T);
+    DV eta = uniform_vec(g, T);
     if (T >= 3) eta[1] = 0.0;  // a zero momentum gate
     ic.add("T=" + std::to_string(T), [&](unsigned digits) {
       MpDigitsScope sc(digits);
-      const MM k = mp(K), v = mp(V);
-      const MV e = mp(eta);
+      const MM k = to_mp(K), v = to_mp(V);
+      const MV e = to_mp(eta);
       const auto C = ref::momentum_accumulator(k, v, e);
       double r = 0;
       for (std::size_t t = 1; t <= T; ++t) r = std::max(r, rel_max(C[t - 1], ref::momentum_accumulator_closed(k, v, e, t)));
@@ -1058,7 +996,7 @@ ClaimResult check_t2_smnorm(const CheckConfig& cfg) {
     const DM K = gauss(g, T, 2), V = gauss(g, T, 2);
     ic.add("T=" + std::to_string(T) + " phi_2 (D=7)", [&](unsigned digits) {
       MpDigitsScope sc(digits);
-      const MM pk = ref::apply_feature_map(exp2_map(), mp(K)), v = mp(V);
+      const MM pk = ref::apply_feature_map(exp2_map(), to_mp(K)), v = to_mp(V);
       const auto S = ref::general_recurrence<mp_t>(MM(2, pk.cols), T, [&](std::size_t t) { return ref::smnorm_abc(row_vec(pk, t - 1), row_vec(v, t - 1), t); });
       double r = 0;
       for (std::size_t t = 1; t <= T; ++t) r = std::max(r, rel_max(S[t], ref::running_mean_state(pk, v, t)));
@@ -1380,8 +1318,8 @@ ClaimResult check_deltanet_frob(const CheckConfig& cfg) {
       for (std::size_t t = 0; t < T; ++t) normalize(K.row(t), d);
       ic.add("T=" + std::to_string(T) + " d_k=" + std::to_string(d), [&](unsigned digits) {
         MpDigitsScope sc(digits);
-        MM k = mp(K);
-        const MM v = mp(V), q = mp(Q);
+        MM k = to_mp(K);
+        const MM v = to_mp(V), q = to_mp(Q);
         for (std::size_t t = 0; t < T; ++t) {  // unit keys at the working precision
           mp_t n2(0);
           for (std::size_t j = 0; j < d; ++j) n2 += k(t, j) * k(t, j);
@@ -1479,7 +1417,7 @@ ClaimResult check_delta_kernel(const CheckConfig& cfg) {
           const std::string desc = std::string(regime ? "kappa(k,k)>2 " : "kappa(k,k)<=2 ") + fn[fm] + " T=" + std::to_string(T) + " d=" + std::to_string(d);
           ic.add(desc, [&, fm, T, d](unsigned digits) {
             MpDigitsScope sc(digits);
-            const MM q = mp(Q), k = mp(K), v = mp(V);
+            const MM q = to_mp(Q), k = to_mp(K), v = to_mp(V);
             ref::FeatureMap f;
             f.kind = fm == 0 ? ref::FeatureMapKind::identity : fm == 1 ? ref::FeatureMapKind::poly : ref::FeatureMapKind::exp_trunc;
             f.order = 2;
@@ -1520,7 +1458,7 @@ ClaimResult check_deltanet_infoagg(const CheckConfig& cfg) {
           for (std::size_t t = 0; t < T; ++t) normalize(K.row(t), d, 1.7);  // ||k||^2 = 2.89 > 2
         ic.add(std::string(adv ? "||k||^2=2.89 " : "gaussian keys ") + "T=" + std::to_string(T) + " d=" + std::to_string(d), [&](unsigned digits) {
           MpDigitsScope sc(digits);
-          const MM k = mp(K), v = mp(V), q = mp(Q);
+          const MM k = to_mp(K), v = to_mp(V), q = to_mp(Q);
           const auto c = ref::deltanet_infoagg_chain(k, v);
           double r = 0;
           for (std::size_t t = 1; t <= T; ++t) {
@@ -1552,7 +1490,7 @@ ClaimResult check_softmax_obj(const CheckConfig& cfg) {
     const DM K = gauss(g, T, 2), V = gauss(g, T, 2);
     ic.add("T=" + std::to_string(T) + " phi_2", [&](unsigned digits) {
       MpDigitsScope sc(digits);
-      const MM pk = ref::apply_feature_map(exp2_map(), mp(K)), v = mp(V);
+      const MM pk = ref::apply_feature_map(exp2_map(), to_mp(K)), v = to_mp(V);
       const auto S = ref::general_recurrence<mp_t>(MM(2, pk.cols), T, [&](std::size_t t) { return ref::smnorm_abc(row_vec(pk, t - 1), row_vec(v, t - 1), t); });
       double r = 0;
       for (std::size_t t = 1; t <= T; ++t) {
@@ -1643,15 +1581,7 @@ ClaimResult check_softmax_obj(const CheckConfig& cfg) {
 }  // namespace
 
 void register_t2_a000_claims(Ledger& l) {
-  auto add = [&l](const char* id, const char* title, const char* cls, bool internal, std::function<ClaimResult(const CheckConfig&)> f) {
-    Claim c;
-    c.id = id;
-    c.title = title;
-    c.check_class = cls;
-    c.internal = internal;
-    c.check = std::move(f);
-    l.add(std::move(c));
-  };
+  const auto add = claim_support::claim_adder(l);
   using namespace check_class;
   add("A000-GD-VIEW", "Linear-attention update as a unit gradient step (Eqs. 33-34)", identity, false, check_gd_view);
   add("A000-GD-UNBOUNDED", "Unboundedness of the inner-product objective", inequality, false, check_gd_unbounded);

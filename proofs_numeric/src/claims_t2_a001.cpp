@@ -14,6 +14,7 @@
 #include "recall/reference/delta_rule.hpp"
 #include "recall/reference/regression_rules.hpp"
 #include "recall/reference/ttt.hpp"
+#include "claim_support.hpp"
 
 #include <Eigen/Dense>
 
@@ -31,6 +32,8 @@
 namespace recall {
 namespace {
 
+using namespace claim_support;
+
 using ref::Matrix;
 using ref::Vector;
 using u64 = std::uint64_t;
@@ -40,59 +43,17 @@ using Vp = Vector<mp_t>;
 // ---------------------------------------------------------------------------------------------
 // utilities: seeds, Gaussian draws, formatting, statistics
 // ---------------------------------------------------------------------------------------------
-u64 mix64(u64 x) {
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
-u64 sub_seed(u64 base, u64 tag, u64 a = 0, u64 b = 0) { return mix64(mix64(mix64(base ^ 0xA001C300ull) + tag) + mix64(a * 0x100000001B3ull + b)); }
+u64 sub_seed(u64 base, u64 tag, u64 a = 0, u64 b = 0) { return splitmix64(splitmix64(splitmix64(base ^ 0xA001C300ull) + tag) + splitmix64(a * 0x100000001B3ull + b)); }
 
-class Gauss {  // Box-Muller on mt19937_64 (portable, unlike std::normal_distribution)
- public:
-  explicit Gauss(u64 s) : g_(s) {}
-  double uniform() { return (static_cast<double>(g_() >> 11) + 0.5) * 0x1.0p-53; }
-  double normal() {
-    if (has_) {
-      has_ = false;
-      return spare_;
-    }
-    const double r = std::sqrt(-2.0 * std::log(uniform())), a = 6.283185307179586 * uniform();
-    spare_ = r * std::sin(a);
-    has_ = true;
-    return r * std::cos(a);
-  }
-
- private:
-  std::mt19937_64 g_;
-  bool has_ = false;
-  double spare_ = 0;
-};
-Matrix<double> gauss_matrix(std::size_t r, std::size_t c, Gauss& g, double scale = 1.0) {
-  Matrix<double> m(r, c);
-  for (double& x : m.a) x = scale * g.normal();
-  return m;
-}
-std::string fmt(double x, int p = 3) {
-  std::ostringstream s;
-  s.precision(p);
-  s << x;
-  return s.str();
-}
 std::string sz(std::size_t dk, std::size_t dv, std::size_t T) {
   return "D_k=" + std::to_string(dk) + " D_v=" + std::to_string(dv) + " T=" + std::to_string(T);
 }
-double to_d(const mp_t& x) { return ref::convert<double>(x); }
 double dnorm(const double* x, std::size_t n) {
   double s = 0;
   for (std::size_t i = 0; i < n; ++i) s += x[i] * x[i];
   return std::sqrt(s);
 }
 
-struct Ci {
-  double mean = 0, lo = 0, hi = 0;
-};
-std::string fmt_ci(const Ci& c) { return fmt(c.mean) + " [" + fmt(c.lo) + ", " + fmt(c.hi) + "]"; }
 Ci bootstrap_mean_ci(const std::vector<double>& x, u64 seed, int B) {
   Ci c;
   const std::size_t n = x.size();
@@ -110,51 +71,11 @@ Ci bootstrap_mean_ci(const std::vector<double>& x, u64 seed, int B) {
   c.hi = means[static_cast<std::size_t>(0.975 * (B - 1))];
   return c;
 }
-double ols_slope(const std::vector<double>& x, const std::vector<double>& y) {
-  const std::size_t n = x.size();
-  double mx = 0, my = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    mx += x[i];
-    my += y[i];
-  }
-  mx /= static_cast<double>(n);
-  my /= static_cast<double>(n);
-  double sxy = 0, sxx = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    sxy += (x[i] - mx) * (y[i] - my);
-    sxx += (x[i] - mx) * (x[i] - mx);
-  }
-  return sxy / sxx;
-}
 
-// R-ID relative residual ||a - b|| / max(1, ||a||, ||b||) (spec C9).
-template <class S> double rel_res(const Matrix<S>& A, const Matrix<S>& B) {
-  const S d = ref::frob_diff(A, B);
-  S den(1);
-  const S na = ref::frob(A), nb = ref::frob(B);
-  if (na > den) den = na;
-  if (nb > den) den = nb;
-  return ref::convert<double>(S(d / den));
-}
-template <class S> Matrix<S> as_row(const Vector<S>& x) {
-  Matrix<S> m(1, x.size());
-  for (std::size_t i = 0; i < x.size(); ++i) m.a[i] = x[i];
-  return m;
-}
 template <class S> Matrix<S> row_mat(const Matrix<S>& X, std::size_t i) {
   Matrix<S> m(1, X.cols);
   for (std::size_t j = 0; j < X.cols; ++j) m.a[j] = X(i, j);
   return m;
-}
-template <class S> Matrix<S> head_rows(const Matrix<S>& X, std::size_t t) {
-  Matrix<S> out(t, X.cols);
-  for (std::size_t i = 0; i < t * X.cols; ++i) out.a[i] = X.a[i];
-  return out;
-}
-template <class S> Matrix<S> tail_rows(const Matrix<S>& X, std::size_t from) {
-  Matrix<S> out(X.rows - from, X.cols);
-  for (std::size_t i = 0; i < out.a.size(); ++i) out.a[i] = X.a[from * X.cols + i];
-  return out;
 }
 template <class S> Matrix<S> sub(const Matrix<S>& A, const Matrix<S>& B) {
   Matrix<S> C = A;
@@ -811,7 +732,7 @@ struct NlmsRes {
 NlmsRes nlms_item(const Inst& in, unsigned d) {
   MpDigitsScope sc(d);
   const MpInst m = to_mp(in);
-  Gauss g(mix64(in.T * 7919 + in.dk));
+  Gauss g(splitmix64(in.T * 7919 + in.dk));
   NlmsRes r;
   Mp M = m.M0;
   for (std::size_t t = 0; t < in.T; ++t) {
@@ -1751,6 +1672,26 @@ TttData make_ttt(std::size_t d, std::size_t h, std::size_t T, bool mlp, u64 sd) 
   for (double& b : x.beta) b = 0.5 * g.uniform();
   return x;
 }
+// Central differences (L(W + h e_a) - L(W - h e_a)) / 2h of the half TTT loss L at the pair (k, v) in
+// every entry of th.W1 (which == 0) or th.W2, written to G (of W's shape).
+void ttt_central_diff(ref::TttParams<mp_t>& th, int which, const mp_t* k, const mp_t* v, std::size_t d, const ref::TttConfig& c,
+                      const mp_t& h, Mp& G) {
+  Mp& W = which == 0 ? th.W1 : th.W2;
+  for (std::size_t a = 0; a < W.a.size(); ++a) {
+    const mp_t keep = W.a[a];
+    W.a[a] = keep + h;
+    const mp_t fp = ref::ttt_loss_half(th, k, v, d, c);
+    W.a[a] = keep - h;
+    const mp_t fm = ref::ttt_loss_half(th, k, v, d, c);
+    W.a[a] = keep;
+    G.a[a] = (fp - fm) / (mp_t(2) * h);
+  }
+}
+// online SGD step theta <- theta - beta g
+void ttt_step(ref::TttParams<mp_t>& th, const ref::TttParams<mp_t>& g, const mp_t& b) {
+  for (std::size_t a = 0; a < th.W1.a.size(); ++a) th.W1.a[a] -= b * g.W1.a[a];
+  for (std::size_t a = 0; a < th.W2.a.size(); ++a) th.W2.a[a] -= b * g.W2.a[a];
+}
 // hand gradient vs central differences (at 3 d digits with h = 10^-d: error O(10^-2d)); largest relative residual
 // over the parameter states visited by the online SGD run.
 double ttt_grad_residual(const TttData& x, const ref::TttConfig& c, unsigned d) {
@@ -1762,23 +1703,13 @@ double ttt_grad_residual(const TttData& x, const ref::TttConfig& c, unsigned d) 
   for (std::size_t t = 0; t < x.T; ++t) {
     const auto gh = ref::ttt_grad_hand(th, K.row(t), V.row(t), x.d, c);
     for (int which = 0; which < (c.mlp ? 2 : 1); ++which) {
-      Mp& W = which == 0 ? th.W1 : th.W2;
       const Mp& G = which == 0 ? gh.W1 : gh.W2;
+      const Mp& W = which == 0 ? th.W1 : th.W2;
       Mp F(W.rows, W.cols);
-      for (std::size_t a = 0; a < W.a.size(); ++a) {
-        const mp_t keep = W.a[a];
-        W.a[a] = keep + h;
-        const mp_t fp = ref::ttt_loss_half(th, K.row(t), V.row(t), x.d, c);
-        W.a[a] = keep - h;
-        const mp_t fm = ref::ttt_loss_half(th, K.row(t), V.row(t), x.d, c);
-        W.a[a] = keep;
-        F.a[a] = (fp - fm) / (mp_t(2) * h);
-      }
+      ttt_central_diff(th, which, K.row(t), V.row(t), x.d, c, h, F);
       w = std::max(w, rel_res(G, F));
     }
-    const mp_t b(x.beta[t]);
-    for (std::size_t a = 0; a < th.W1.a.size(); ++a) th.W1.a[a] -= b * gh.W1.a[a];
-    for (std::size_t a = 0; a < th.W2.a.size(); ++a) th.W2.a[a] -= b * gh.W2.a[a];
+    ttt_step(th, gh, mp_t(x.beta[t]));
   }
   return w;
 }
@@ -1791,22 +1722,8 @@ Mp ttt_run(const TttData& x, const ref::TttConfig& c, bool use_fd, unsigned d) {
   for (std::size_t t = 0; t < x.T; ++t) {
     ref::TttParams<mp_t> g = ref::ttt_grad_hand(th, K.row(t), V.row(t), x.d, c);
     if (use_fd)
-      for (int which = 0; which < (c.mlp ? 2 : 1); ++which) {
-        Mp& W = which == 0 ? th.W1 : th.W2;
-        Mp& G = which == 0 ? g.W1 : g.W2;
-        for (std::size_t a = 0; a < W.a.size(); ++a) {
-          const mp_t keep = W.a[a];
-          W.a[a] = keep + h;
-          const mp_t fp = ref::ttt_loss_half(th, K.row(t), V.row(t), x.d, c);
-          W.a[a] = keep - h;
-          const mp_t fm = ref::ttt_loss_half(th, K.row(t), V.row(t), x.d, c);
-          W.a[a] = keep;
-          G.a[a] = (fp - fm) / (mp_t(2) * h);
-        }
-      }
-    const mp_t b(x.beta[t]);
-    for (std::size_t a = 0; a < th.W1.a.size(); ++a) th.W1.a[a] -= b * g.W1.a[a];
-    for (std::size_t a = 0; a < th.W2.a.size(); ++a) th.W2.a[a] -= b * g.W2.a[a];
+      for (int which = 0; which < (c.mlp ? 2 : 1); ++which) ttt_central_diff(th, which, K.row(t), V.row(t), x.d, c, h, which == 0 ? g.W1 : g.W2);
+    ttt_step(th, g, mp_t(x.beta[t]));
     const auto fo = ref::ttt_forward(th, Q.row(t), x.d, c);
     for (std::size_t j = 0; j < x.d; ++j) O(t, j) = fo.f[j];
   }

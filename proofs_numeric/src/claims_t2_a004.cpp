@@ -13,6 +13,7 @@
 #include "recall/reference/linear_attention.hpp"
 #include "recall/reference/online_rules.hpp"
 #include "recall/reference/ttt.hpp"
+#include "claim_support.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -28,108 +29,17 @@
 namespace recall {
 namespace {
 
-using DM = ref::Matrix<double>;
-using MM = ref::Matrix<mp_t>;
-using MV = ref::Vector<mp_t>;
-using Rng = std::mt19937_64;
+using namespace claim_support;
+
 using ref::FeatureMap;
 using ref::FeatureMapKind;
 
 // ---- utilities --------------------------------------------------------------------------------
 
-std::uint64_t mix(std::uint64_t a, std::uint64_t b) {
-  std::uint64_t z = a + 0x9e3779b97f4a7c15ULL * (b + 1);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-std::uint64_t tag_seed(std::uint64_t seed, const std::string& tag) {
-  std::uint64_t h = 1469598103934665603ULL;
-  for (char c : tag) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
-  return mix(seed, h);
-}
-std::string fmt(double x, int prec = 3) {
-  std::ostringstream s;
-  s.precision(prec);
-  s << x;
-  return s.str();
-}
-double to_d(const mp_t& x) { return static_cast<double>(x); }
 std::string dims(std::size_t n, std::size_t dk, std::size_t dv) {
   return "n=" + std::to_string(n) + " d_k=" + std::to_string(dk) + " d_v=" + std::to_string(dv);
 }
 
-DM gauss(Rng& g, std::size_t r, std::size_t c, double scale = 1.0) {
-  std::normal_distribution<double> N(0.0, 1.0);
-  DM m(r, c);
-  for (double& x : m.a) x = scale * N(g);
-  return m;
-}
-void normalize_row(DM& m, std::size_t i) {
-  double s = 0;
-  for (std::size_t j = 0; j < m.cols; ++j) s += m(i, j) * m(i, j);
-  s = std::sqrt(s);
-  if (s > 0)
-    for (std::size_t j = 0; j < m.cols; ++j) m(i, j) /= s;
-}
-// G1/G2 key rows (spec C10)
-enum class Keys { gauss, sphere, ortho, repeated, zero, onehot };
-const char* keys_name(Keys k) {
-  switch (k) {
-    case Keys::gauss: return "gauss";
-    case Keys::sphere: return "sphere";
-    case Keys::ortho: return "orthonormal";
-    case Keys::repeated: return "repeated";
-    case Keys::zero: return "zero-key";
-    case Keys::onehot: return "one-hot";
-  }
-  return "?";
-}
-DM key_rows(Rng& g, Keys kind, std::size_t n, std::size_t d, double scale = 1.0) {
-  DM m = gauss(g, n, d);
-  switch (kind) {
-    case Keys::gauss: break;
-    case Keys::sphere:
-      for (std::size_t i = 0; i < n; ++i) normalize_row(m, i);
-      break;
-    case Keys::ortho:
-      for (std::size_t i = 0; i < n; ++i) {
-        if (i < d)
-          for (std::size_t p = 0; p < i; ++p) {
-            double c = 0;
-            for (std::size_t j = 0; j < d; ++j) c += m(i, j) * m(p, j);
-            for (std::size_t j = 0; j < d; ++j) m(i, j) -= c * m(p, j);
-          }
-        normalize_row(m, i);
-      }
-      break;
-    case Keys::repeated: {
-      DM pool = gauss(g, 2, d);
-      std::uniform_int_distribution<int> U(0, 1);
-      for (std::size_t i = 0; i < n; ++i) {
-        const int p = i < 2 ? static_cast<int>(i) : U(g);
-        for (std::size_t j = 0; j < d; ++j) m(i, j) = pool(p, j);
-      }
-      break;
-    }
-    case Keys::zero: {
-      const std::size_t z = (n + 1) / 2 - 1;
-      for (std::size_t j = 0; j < d; ++j) m(z, j) = 0;
-      break;
-    }
-    case Keys::onehot: {
-      std::uniform_int_distribution<std::size_t> U(0, d - 1);
-      for (std::size_t i = 0; i < n; ++i) {
-        const std::size_t h = U(g);
-        for (std::size_t j = 0; j < d; ++j) m(i, j) = j == h ? 1.0 : 0.0;
-      }
-      break;
-    }
-  }
-  if (scale != 1.0)
-    for (double& x : m.a) x *= scale;
-  return m;
-}
 // G3 write strengths {0, 1e-6, 0.5, 1} and U(0,1)
 std::vector<double> betas_g3(Rng& g, std::size_t n) {
   std::uniform_real_distribution<double> U(0.0, 1.0);
@@ -161,140 +71,11 @@ std::string list(const std::vector<double>& x, int prec = 3) {
   return "(" + s + ")";
 }
 
-MM to_mp(const DM& m) { return ref::cast<mp_t>(m); }
-MV to_mpv(const std::vector<double>& v) {
-  MV out(v.size());
-  for (std::size_t i = 0; i < v.size(); ++i) out[i] = mp_t(v[i]);
-  return out;
-}
-mp_t mp_max1(const mp_t& a, const mp_t& b) {
-  mp_t m(1);
-  if (a > m) m = a;
-  if (b > m) m = b;
-  return m;
-}
-// ||A - B||_F / max(1, ||A||_F, ||B||_F)
-double matrel(const MM& A, const MM& B) {
-  if (A.rows != B.rows || A.cols != B.cols) return INFINITY;
-  const double r = to_d(mp_t(ref::frob_diff(A, B) / mp_max1(ref::frob(A), ref::frob(B))));
-  return std::isnan(r) ? INFINITY : r;
-}
-MM vec_as_mat(const MV& v) {
-  MM m(1, v.size());
-  for (std::size_t i = 0; i < v.size(); ++i) m.a[i] = v[i];
-  return m;
-}
-// max over rows of the row-wise relative difference
-double rowrel(const MM& A, const MM& B, std::size_t* arg = nullptr) {
-  if (A.rows != B.rows || A.cols != B.cols) return INFINITY;
-  double worst = 0;
-  for (std::size_t t = 0; t < A.rows; ++t) {
-    MM a(1, A.cols), b(1, A.cols);
-    for (std::size_t j = 0; j < A.cols; ++j) { a.a[j] = A(t, j); b.a[j] = B(t, j); }
-    const double r = matrel(a, b);
-    if (r > worst || t == 0) {
-      worst = r;
-      if (arg) *arg = t;
-    }
-  }
-  return worst;
-}
-MM prefix(const MM& X, std::size_t t) {
-  MM out(t, X.cols);
-  for (std::size_t i = 0; i < t * X.cols; ++i) out.a[i] = X.a[i];
-  return out;
-}
-
-struct Worst {
-  double r = 0;
-  std::string where;
-  void upd(double x, const std::string& w) {
-    if (std::isnan(x)) x = INFINITY;
-    if (x > r || where.empty()) { r = x; where = w; }
-  }
-  void rows(const MM& A, const MM& B, const std::string& form) {
-    std::size_t t = 0;
-    const double x = rowrel(A, B, &t);
-    upd(x, form + " t=" + std::to_string(t + 1));
-  }
-};
-
-// IdentityCheck plus where inside the instance the worst residual occurred.
-class Checker {
- public:
-  Checker(std::string statistic, unsigned digits, double cond = 1.0) : ic_(std::move(statistic), digits, cond) {}
-  bool add(const std::string& desc, const std::function<double(unsigned, std::string&)>& fn) {
-    if (stopped_) return false;
-    const bool ok = ic_.add(desc, [&](unsigned dg) {
-      std::string w;
-      const double r = fn(dg, w);
-      where_[desc] = w;
-      return r;
-    });
-    if (!ok) stopped_ = true;
-    return ok;
-  }
-  void exclude(const std::string& desc, const std::string& why) { ic_.exclude(desc, why); }
-  bool stopped() const { return stopped_; }
-  ClaimResult result(const CheckConfig& cfg, const std::string& sizes) const {
-    ClaimResult r = ic_.result(cfg, sizes);
-    auto it = where_.find(r.evidence.witness);
-    if (it != where_.end() && !it->second.empty()) r.evidence.witness += " [" + it->second + "]";
-    return r;
-  }
-
- private:
-  IdentityCheck ic_;
-  std::map<std::string, std::string> where_;
-  bool stopped_ = false;
-};
-
-// violated if any part is (first such gives the witness), else inconclusive if any is, else holds.
-ClaimResult combine(const std::vector<std::pair<std::string, ClaimResult>>& parts) {
-  int pick = -1;
-  for (std::size_t i = 0; i < parts.size() && pick < 0; ++i)
-    if (parts[i].second.verdict == Verdict::violated) pick = static_cast<int>(i);
-  for (std::size_t i = 0; i < parts.size() && pick < 0; ++i)
-    if (parts[i].second.verdict == Verdict::inconclusive) pick = static_cast<int>(i);
-  if (pick < 0) {
-    double best = -1;
-    for (std::size_t i = 0; i < parts.size(); ++i) {
-      const auto& e = parts[i].second.evidence;
-      const double q = e.threshold > 0 ? e.value / e.threshold : e.value;
-      if (q > best) { best = q; pick = static_cast<int>(i); }
-    }
-  }
-  ClaimResult out = parts[pick].second;
-  out.reason = "[" + parts[pick].first + "] " + out.reason;
-  out.evidence.statistic = parts[pick].first + ": " + out.evidence.statistic;
-  int inst = 0;
-  std::string sizes;
-  for (const auto& [name, r] : parts) {
-    inst += r.evidence.instances;
-    out.evidence.extra.emplace_back("part " + name, std::string(verdict_name(r.verdict)) + "; " + r.evidence.statistic + " = " +
-                                                        fmt(r.evidence.value) + " (threshold " + fmt(r.evidence.threshold) + ", " +
-                                                        std::to_string(r.evidence.instances) + " instances; worst/witness: " +
-                                                        r.evidence.witness + ")");
-    for (const auto& x : r.evidence.extra)
-      if (&r != &parts[pick].second) out.evidence.extra.emplace_back(name + ": " + x.first, x.second);
-    if (!sizes.empty()) sizes += "; ";
-    sizes += name + ": " + r.evidence.sizes;
-  }
-  out.evidence.instances = inst;
-  out.evidence.sizes = sizes;
-  return out;
-}
+// claim_support::combine, each part summarised with its worst instance / witness
+ClaimResult combine(const Parts& parts) { return claim_support::combine(parts, {PartSummary::instances_witness}); }
 
 // ---- feature maps -----------------------------------------------------------------------------
 
-FeatureMap fmap(FeatureMapKind k, int nu = 1, bool sumn = false, bool l2n = false) {
-  FeatureMap f;
-  f.kind = k;
-  f.nu = nu;
-  f.sum_normalize = sumn;
-  f.l2_normalize = l2n;
-  return f;
-}
 std::string fmap_name(const FeatureMap& f) {
   std::string s = ref::feature_map_name(f.kind);
   if (f.kind == FeatureMapKind::dpfp) s += "(nu=" + std::to_string(f.nu) + ")";
@@ -302,22 +83,11 @@ std::string fmap_name(const FeatureMap& f) {
   if (f.l2_normalize) s += "+l2-norm";
   return s;
 }
-bool fmap_ok(const FeatureMap& f, std::size_t d) {
-  return f.kind != FeatureMapKind::dpfp || 2 * d > static_cast<std::size_t>(f.nu);
-}
-bool try_map(const FeatureMap& f, const MM& X, MM& out) {
-  try {
-    out = ref::apply_feature_map(f, X);
-    return true;
-  } catch (const std::invalid_argument&) {
-    return false;
-  }
-}
 // the maps of A004-PHI-SET used by the delta items
 std::vector<FeatureMap> delta_maps() {
-  return {fmap(FeatureMapKind::identity), fmap(FeatureMapKind::elu1), fmap(FeatureMapKind::relu), fmap(FeatureMapKind::dpfp, 1),
-          fmap(FeatureMapKind::dpfp, 3), fmap(FeatureMapKind::poly), fmap(FeatureMapKind::elu1, 1, true),
-          fmap(FeatureMapKind::elu1, 1, false, true)};
+  return {fmap(FeatureMapKind::identity), fmap(FeatureMapKind::elu1), fmap(FeatureMapKind::relu), fmap(FeatureMapKind::dpfp, 2, 1),
+          fmap(FeatureMapKind::dpfp, 2, 3), fmap(FeatureMapKind::poly), fmap(FeatureMapKind::elu1, 2, 1, true),
+          fmap(FeatureMapKind::elu1, 2, 1, false, true)};
 }
 
 // u-recursion of the delta rule (A000 F4 form 2): u_i = beta_i (v_i - sum_{j<i} (k_j . k_i) u_j),
@@ -370,7 +140,7 @@ ClaimResult check_delta_read(const CheckConfig& cfg) {
           ck.add(desc, [&](unsigned dg, std::string& where) {
             MpDigitsScope s(dg);
             const MM PK = ref::apply_feature_map(f, to_mp(Kd)), V = to_mp(Vd);
-            const MV beta = to_mpv(b);
+            const MV beta = to_mp(b);
             const MM U = delta_u(PK, V, beta);
             MM W(dv, PK.cols);
             Worst w;
@@ -381,7 +151,7 @@ ClaimResult check_delta_read(const CheckConfig& cfg) {
                 const mp_t kk = ref::dot(PK.row(j), PK.row(i), PK.cols);
                 for (std::size_t c = 0; c < dv; ++c) ref::muladd(ker[c], kk, U(j, c));
               }
-              w.upd(matrel(vec_as_mat(vbar), vec_as_mat(ker)), "step i=" + std::to_string(i + 1));
+              w.upd(matrel(as_row(vbar), as_row(ker)), "step i=" + std::to_string(i + 1));
               W = ref::delta_beta_difference(W, beta[i], V.row(i), vbar, PK.row(i));
             }
             where = w.where;
@@ -489,9 +259,9 @@ ClaimResult check_vnew(const CheckConfig& cfg) {
         MV alt(dv);
         for (std::size_t c = 0; c < dv; ++c) alt[c] = vbar[c] + beta * (V.a[c] - vbar[c]);
         Worst w;
-        w.upd(matrel(vec_as_mat(vn), vec_as_mat(alt)), "Eq. 22 vs vbar + beta (v - vbar)");
-        w.upd(matrel(vec_as_mat(ref::delta_vnew(mp_t(0), V.a.data(), vbar)), vec_as_mat(vbar)), "beta=0 vs vbar");
-        w.upd(matrel(vec_as_mat(ref::delta_vnew(mp_t(1), V.a.data(), vbar)), vec_as_mat(MV(V.a))), "beta=1 vs v");
+        w.upd(matrel(as_row(vn), as_row(alt)), "Eq. 22 vs vbar + beta (v - vbar)");
+        w.upd(matrel(as_row(ref::delta_vnew(mp_t(0), V.a.data(), vbar)), as_row(vbar)), "beta=0 vs vbar");
+        w.upd(matrel(as_row(ref::delta_vnew(mp_t(1), V.a.data(), vbar)), as_row(MV(V.a))), "beta=1 vs v");
         where = w.where;
         return w.r;
       });
@@ -529,7 +299,7 @@ ClaimResult check_23_24(const CheckConfig& cfg) {
           ck.add(desc, [&](unsigned dg, std::string& where) {
             MpDigitsScope s(dg);
             const MM PK = ref::apply_feature_map(f, to_mp(Kd)), V = to_mp(Vd), W0 = to_mp(W0d);
-            const MV beta = to_mpv(b);
+            const MV beta = to_mp(b);
             Worst w;
             MM Wa(dv, PK.cols), Wb(dv, PK.cols);
             for (std::size_t i = 0; i < n; ++i) {
@@ -563,9 +333,9 @@ ClaimResult check_delta_fwp_impl(const CheckConfig& cfg, bool znorm) {
                      "form (C in {1,2,3,n}) and the u-recursion, outputs every token and final W",
              cfg.digits);
   const std::vector<std::size_t> ns = cfg.quick ? std::vector<std::size_t>{1, 2, 3, 7} : std::vector<std::size_t>{1, 2, 3, 7, 16, 33};
-  std::vector<FeatureMap> maps = znorm ? std::vector<FeatureMap>{fmap(FeatureMapKind::elu1), fmap(FeatureMapKind::dpfp, 1),
-                                                                 fmap(FeatureMapKind::dpfp, 3), fmap(FeatureMapKind::relu),
-                                                                 fmap(FeatureMapKind::elu1, 1, true)}
+  std::vector<FeatureMap> maps = znorm ? std::vector<FeatureMap>{fmap(FeatureMapKind::elu1), fmap(FeatureMapKind::dpfp, 2, 1),
+                                                                 fmap(FeatureMapKind::dpfp, 2, 3), fmap(FeatureMapKind::relu),
+                                                                 fmap(FeatureMapKind::elu1, 2, 1, true)}
                                        : delta_maps();
   int inst = 0, expansive = 0;
   for (int rep = 0; rep < (cfg.quick ? 1 : 3); ++rep) for (std::size_t n : ns)
@@ -608,7 +378,7 @@ ClaimResult check_delta_fwp_impl(const CheckConfig& cfg, bool znorm) {
           ck.add(desc, [&](unsigned dg, std::string& where) {
             MpDigitsScope s(dg);
             const MM PK = ref::apply_feature_map(f, to_mp(Kd)), PQ = ref::apply_feature_map(f, to_mp(Qd)), V = to_mp(Vd);
-            const MV beta = to_mpv(b);
+            const MV beta = to_mp(b);
             Worst w;
             const auto fw = ref::delta_fwp(PQ, PK, V, beta, ref::DeltaForm::eq24, znorm);
             if (!znorm) {
@@ -641,7 +411,7 @@ ClaimResult check_delta_fwp_impl(const CheckConfig& cfg, bool znorm) {
                   for (std::size_t c = 0; c < dv; ++c) Y(i, c) /= den;
                 }
                 w.rows(Y, fw.Y, "chunked C=" + std::to_string(C) + " + prefix-sum z");
-                w.upd(matrel(vec_as_mat(z), vec_as_mat(fw.z)), "final z");
+                w.upd(matrel(as_row(z), as_row(fw.z)), "final z");
               }
             }
             where = w.where;
@@ -717,7 +487,7 @@ ClaimResult check_beta0(const CheckConfig& cfg) {
             Worst w;
             w.upd(matrel(ref::delta_beta_difference(W, mp_t(0), V.row(0), vbar, PK.row(0)), W), "Eq. (24)");
             w.upd(matrel(ref::delta_write_remove(W, vn, vbar, PK.row(0)), W), "Eq. (23)");
-            w.upd(matrel(vec_as_mat(vn), vec_as_mat(vbar)), "v_new vs vbar");
+            w.upd(matrel(as_row(vn), as_row(vbar)), "v_new vs vbar");
             where = w.where;
             return w.r;
           });
@@ -745,10 +515,10 @@ ClaimResult check_beta1(const CheckConfig& cfg) {
   struct Fam { std::string name; FeatureMap f; };
   const std::vector<Fam> fams = {{"raw identity", fmap(FeatureMapKind::identity)},
                                  {"raw elu1", fmap(FeatureMapKind::elu1)},
-                                 {"raw dpfp(nu=1)", fmap(FeatureMapKind::dpfp, 1)},
-                                 {"sum-normalised elu1", fmap(FeatureMapKind::elu1, 1, true)},
-                                 {"L2-normalised identity", fmap(FeatureMapKind::identity, 1, false, true)},
-                                 {"L2-normalised elu1", fmap(FeatureMapKind::elu1, 1, false, true)}};
+                                 {"raw dpfp(nu=1)", fmap(FeatureMapKind::dpfp, 2, 1)},
+                                 {"sum-normalised elu1", fmap(FeatureMapKind::elu1, 2, 1, true)},
+                                 {"L2-normalised identity", fmap(FeatureMapKind::identity, 2, 1, false, true)},
+                                 {"L2-normalised elu1", fmap(FeatureMapKind::elu1, 2, 1, false, true)}};
   std::vector<std::pair<std::string, ClaimResult>> parts;
   {  // (a)
     Checker ck("||v_new - v|| / max(1, ||v||) with beta = 1", cfg.digits);
@@ -759,7 +529,7 @@ ClaimResult check_beta1(const CheckConfig& cfg) {
       ck.add("d_v=" + std::to_string(dv) + " instance=" + std::to_string(i + 1), [&](unsigned dg, std::string&) {
         MpDigitsScope s(dg);
         const MM V = to_mp(v);
-        return matrel(vec_as_mat(ref::delta_vnew(mp_t(1), V.a.data(), MV(to_mp(vb).a))), V);
+        return matrel(as_row(ref::delta_vnew(mp_t(1), V.a.data(), MV(to_mp(vb).a))), V);
       });
     }
     parts.emplace_back("(a) v_new = v", ck.result(cfg, "d_v in 1..5"));
@@ -834,7 +604,7 @@ ClaimResult check_is_deltanet(const CheckConfig& cfg) {
           ck.add(desc, [&](unsigned dg, std::string& where) {
             MpDigitsScope s(dg);
             const MM PK = ref::apply_feature_map(f, to_mp(Kd)), V = to_mp(Vd);
-            const MV beta = to_mpv(b);
+            const MV beta = to_mp(b);
             MM W24(dv, PK.cols), Wdn(dv, PK.cols);
             Worst w;
             for (std::size_t i = 0; i < n; ++i) {
@@ -885,7 +655,7 @@ ClaimResult check_upd(const CheckConfig& cfg, Upd which) {
             ck.add(desc, [&](unsigned dg, std::string& where) {
               MpDigitsScope s(dg);
               const MM Q = to_mp(Qd), K = to_mp(Kd), V = to_mp(Vd), S0 = to_mp(S0d);
-              const MV beta = to_mpv(b);
+              const MV beta = to_mp(b);
               MV lg, eff = beta;
               ref::LinearAttentionResult<mp_t> seq;
               if (which == Upd::longhorn) {
@@ -912,7 +682,7 @@ ClaimResult check_upd(const CheckConfig& cfg, Upd which) {
                 if (n <= 16 || t == n || t % 16 == 0) {
                   const MM P = ref::delta_rule_product_state(K, V, eff, t, plg, &S0);
                   const MV o = ref::matvec(P, Q.row(t - 1));
-                  MM a1 = vec_as_mat(o), b1(1, dv);
+                  MM a1 = as_row(o), b1(1, dv);
                   for (std::size_t c = 0; c < dv; ++c) b1.a[c] = seq.O(t - 1, c);
                   w.upd(matrel(a1, b1), "ordered-product read-out t=" + std::to_string(t));
                   if (t == n) w.upd(matrel(P, seq.state), "ordered-product final state");
@@ -956,7 +726,7 @@ ClaimResult check_upd(const CheckConfig& cfg, Upd which) {
                if (which == Upd::longhorn) w.upd(matrel(ref::longhorn(Q, K, V, zero, &S0).state, S0), "beta=0");
                if (which == Upd::deltanet) w.upd(matrel(ref::delta_rule(Q, K, V, zero, &S0).state, S0), "beta=0");
                if (which == Upd::gdn) {
-                 const MV beta = to_mpv(b);
+                 const MV beta = to_mp(b);
                  w.upd(matrel(ref::gated_delta_rule(Q, K, V, zero, ones0, ref::DecayPlacement::G, &S0).state, S0), "beta=0, alpha=1");
                  const auto g1 = ref::gated_delta_rule(Q, K, V, beta, ones0, ref::DecayPlacement::G, &S0);
                  const auto d1 = ref::delta_rule(Q, K, V, beta, &S0);
@@ -1098,7 +868,7 @@ ClaimResult check_objective(const CheckConfig& cfg, Objective o, const std::stri
     eval.add(x.desc, [&](unsigned dg, std::string& where) {
       MpDigitsScope s(dg);
       const MM Sm = to_mp(x.S), Sp = to_mp(x.Sp), E = to_mp(x.E);
-      const MV k = to_mpv(x.k), v = to_mpv(x.v);
+      const MV k = to_mp(x.k), v = to_mp(x.v);
       const mp_t al(x.alpha), be(x.beta);
       const mp_t J = ref::online_objective(o, Sm, Sp, k.data(), v.data(), al, be);
       const mp_t Je = objective_expanded(o, Sm, Sp, k, v, al, be);
@@ -1116,7 +886,7 @@ ClaimResult check_objective(const CheckConfig& cfg, Objective o, const std::stri
     fd.add(x.desc, [&](unsigned dg, std::string&) {
       MpDigitsScope s(dg);
       const MM Sm = to_mp(x.S), Sp = to_mp(x.Sp);
-      const MV k = to_mpv(x.k), v = to_mpv(x.v);
+      const MV k = to_mp(x.k), v = to_mp(x.v);
       const mp_t al(x.alpha), be(x.beta);
       auto J = [&](const MM& X) { return ref::online_objective(o, X, Sp, k.data(), v.data(), al, be); };
       const MM G = ref::online_objective_grad(o, Sm, Sp, k.data(), v.data(), al, be);
@@ -1140,7 +910,7 @@ ClaimResult check_obj_la_grad(const CheckConfig& cfg) {
     fd.add(x.desc, [&](unsigned dg, std::string&) {
       MpDigitsScope s(dg);
       const MM Sm = to_mp(x.S), Sp = to_mp(x.Sp);
-      const MV k = to_mpv(x.k), v = to_mpv(x.v);
+      const MV k = to_mp(x.k), v = to_mp(x.v);
       auto J = [&](const MM& X) { return ref::online_objective(Objective::la, X, Sp, k.data(), v.data(), mp_t(1), mp_t(0)); };
       const MM G = ref::obj_la_grad_printed(Sm, Sp, k.data(), v.data());
       const MM F = fd_grad(J, Sm, mp_t(1e-20) * mp_max1(ref::frob(Sm), mp_t(1)));
@@ -1151,7 +921,7 @@ ClaimResult check_obj_la_grad(const CheckConfig& cfg) {
     ex.add(x.desc, [&](unsigned dg, std::string&) {
       MpDigitsScope s(dg);
       const MM Sm = to_mp(x.S), Sp = to_mp(x.Sp), E = to_mp(x.E);
-      const MV k = to_mpv(x.k), v = to_mpv(x.v);
+      const MV k = to_mp(x.k), v = to_mp(x.v);
       MM SE = Sm;
       for (std::size_t i = 0; i < SE.a.size(); ++i) SE.a[i] += E.a[i];
       const mp_t J = ref::online_objective(Objective::la, Sm, Sp, k.data(), v.data(), mp_t(1), mp_t(0));
@@ -1184,24 +954,7 @@ void jacobi_eig(MM A, MV& lam, MM& Vec) {
     for (std::size_t p = 0; p < N; ++p)
       for (std::size_t q = p + 1; q < N; ++q) {
         if (A(p, q) == 0) continue;
-        const mp_t theta = (A(q, q) - A(p, p)) / (mp_t(2) * A(p, q));
-        const mp_t t = (theta >= 0 ? mp_t(1) : mp_t(-1)) / (abs(theta) + sqrt(mp_t(theta * theta + 1)));
-        const mp_t c = mp_t(1) / sqrt(mp_t(t * t + 1)), s = t * c;
-        for (std::size_t k = 0; k < N; ++k) {
-          const mp_t akp = A(k, p), akq = A(k, q);
-          A(k, p) = c * akp - s * akq;
-          A(k, q) = s * akp + c * akq;
-        }
-        for (std::size_t k = 0; k < N; ++k) {
-          const mp_t apk = A(p, k), aqk = A(q, k);
-          A(p, k) = c * apk - s * aqk;
-          A(q, k) = s * apk + c * aqk;
-        }
-        for (std::size_t k = 0; k < N; ++k) {
-          const mp_t vkp = Vec(k, p), vkq = Vec(k, q);
-          Vec(k, p) = c * vkp - s * vkq;
-          Vec(k, q) = s * vkp + c * vkq;
-        }
+        jacobi_rotate(A, Vec, p, q);
       }
   }
   lam.assign(N, mp_t(0));
@@ -1250,7 +1003,7 @@ struct ArgminCase { DM Sp; std::vector<double> k, v; double alpha; double beta; 
 ArgminEval argmin_eval(Objective o, ref::OnlineRule rule, const ArgminCase& c, unsigned dg) {
   MpDigitsScope s(dg);
   const MM Sp = to_mp(c.Sp);
-  const MV k = to_mpv(c.k), v = to_mpv(c.v);
+  const MV k = to_mp(c.k), v = to_mp(c.v);
   const std::size_t dv = Sp.rows, dk = Sp.cols, N = dv * dk;
   const mp_t kk = ref::dot(k.data(), k.data(), dk);
   mp_t be(c.beta);
@@ -1588,15 +1341,7 @@ ClaimResult check_ttt_template(const CheckConfig& cfg) {
 }  // namespace
 
 void register_t2_a004_claims(Ledger& l) {
-  auto add = [&l](const char* id, const char* title, const char* cls, bool internal, std::function<ClaimResult(const CheckConfig&)> f) {
-    Claim c;
-    c.id = id;
-    c.title = title;
-    c.check_class = cls;
-    c.internal = internal;
-    c.check = std::move(f);
-    l.add(std::move(c));
-  };
+  const auto add = claim_support::claim_adder(l);
   using namespace check_class;
   using O = Objective;
   using R = ref::OnlineRule;

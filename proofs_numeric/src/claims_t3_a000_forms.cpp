@@ -9,6 +9,7 @@
 #include "recall/reference/deltaformer.hpp"
 #include "recall/reference/feature_maps.hpp"
 #include "recall/reference/softmax.hpp"
+#include "claim_support.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -26,106 +27,12 @@
 namespace recall {
 namespace {
 
-using DM = ref::Matrix<double>;
-using MM = ref::Matrix<mp_t>;
-using MV = ref::Vector<mp_t>;
+using namespace claim_support;
+
 using CM = ref::Matrix<Counted>;
-using Rng = std::mt19937_64;
 using ref::DfKernel;
 
 // ---- utilities -------------------------------------------------------------------------------
-
-std::uint64_t mix(std::uint64_t a, std::uint64_t b) {
-  std::uint64_t z = a + 0x9e3779b97f4a7c15ULL * (b + 1);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-std::uint64_t tag_seed(std::uint64_t seed, const std::string& tag) {
-  std::uint64_t h = 1469598103934665603ULL;
-  for (char c : tag) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
-  return mix(seed, h);
-}
-std::string fmt(double x, int prec = 3) {
-  std::ostringstream s;
-  s.precision(prec);
-  s << x;
-  return s.str();
-}
-double to_d(const mp_t& x) { return static_cast<double>(x); }
-// log10 of a positive mp value (no double overflow)
-double lg(const mp_t& x) { return x > 0 ? to_d(boost::multiprecision::log10(x)) : -INFINITY; }
-
-DM gauss(Rng& g, std::size_t r, std::size_t c, double scale = 1.0) {
-  std::normal_distribution<double> N(0.0, 1.0);
-  DM m(r, c);
-  for (double& x : m.a) x = scale * N(g);
-  return m;
-}
-void normalize_row(DM& m, std::size_t i) {
-  double s = 0;
-  for (std::size_t j = 0; j < m.cols; ++j) s += m(i, j) * m(i, j);
-  s = std::sqrt(s);
-  if (s > 0)
-    for (std::size_t j = 0; j < m.cols; ++j) m(i, j) /= s;
-}
-// key generators of C6: gauss, sphere, nearly parallel (cos >= 1 - 1e-8), repeated, one zero key
-enum class Keys { gauss, sphere, nearpar, repeated, zero };
-const char* keys_name(Keys k) {
-  switch (k) {
-    case Keys::gauss: return "gauss";
-    case Keys::sphere: return "sphere";
-    case Keys::nearpar: return "near-parallel";
-    case Keys::repeated: return "repeated";
-    case Keys::zero: return "zero-key";
-  }
-  return "?";
-}
-DM key_rows(Rng& g, Keys kind, std::size_t n, std::size_t d, double scale = 1.0) {
-  std::normal_distribution<double> N(0.0, 1.0);
-  DM m = gauss(g, n, d);
-  switch (kind) {
-    case Keys::gauss: break;
-    case Keys::sphere:
-      for (std::size_t i = 0; i < n; ++i) normalize_row(m, i);
-      break;
-    case Keys::nearpar: {
-      DM u = gauss(g, 1, d);
-      normalize_row(u, 0);
-      for (std::size_t i = 0; i < n; ++i) {
-        for (std::size_t j = 0; j < d; ++j) m(i, j) = u(0, j) + 1e-5 * N(g);
-        normalize_row(m, i);
-      }
-      break;
-    }
-    case Keys::repeated: {
-      DM pool = gauss(g, 2, d);
-      std::uniform_int_distribution<int> U(0, 1);
-      for (std::size_t i = 0; i < n; ++i) {
-        const int p = i < 2 ? static_cast<int>(i) : U(g);
-        for (std::size_t j = 0; j < d; ++j) m(i, j) = pool(p, j);
-      }
-      break;
-    }
-    case Keys::zero: {
-      const std::size_t z = (n + 1) / 2 - 1;
-      for (std::size_t j = 0; j < d; ++j) m(z, j) = 0;
-      break;
-    }
-  }
-  if (scale != 1.0)
-    for (double& x : m.a) x *= scale;
-  return m;
-}
-std::vector<double> uniform_vec(Rng& g, std::size_t n, double lo, double hi) {
-  std::uniform_real_distribution<double> U(lo, hi);
-  std::vector<double> v(n);
-  for (double& x : v) x = U(g);
-  return v;
-}
-
-MM to_mp(const DM& m) { return ref::cast<mp_t>(m); }
-MV to_mp(const std::vector<double>& v) { return ref::cast<mp_t>(v); }
 
 // relative Frobenius difference ||A - B|| / max(||B||, tiny)
 mp_t rel_mp(const MM& A, const MM& B) {
@@ -205,70 +112,7 @@ unsigned digits_for(unsigned base, double lgcond) {
   return static_cast<unsigned>(std::max<double>(base, need));
 }
 
-// ---- scaling fits (copied from the R-SCALE helper of claims_t1_a004.cpp) ------------------------
-double t975(int df) {
-  static const double tab[31] = {0,      12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
-                                 2.201,  2.179,  2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080,
-                                 2.074,  2.069,  2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042};
-  if (df <= 0) return INFINITY;
-  if (df <= 30) return tab[df];
-  return 1.96 + 2.4 / df;
-}
-struct Fit {
-  double slope = 0, lo = 0, hi = 0;
-  int points = 0;
-  bool degenerate = false;
-  std::string str() const {
-    return fmt(slope, 5) + " [" + fmt(lo, 5) + ", " + fmt(hi, 5) + "]" + (degenerate ? " (exact fit)" : "") + " over " +
-           std::to_string(points) + " points";
-  }
-};
-// log-log least squares over the upper half of the x range, 95% t-interval of the slope
-Fit loglog_fit(const std::vector<double>& x, const std::vector<double>& y) {
-  const std::size_t n = x.size();
-  const std::size_t m = std::max<std::size_t>(3, (n + 1) / 2);
-  const std::size_t s = n > m ? n - m : 0;
-  std::vector<double> lx, ly;
-  for (std::size_t i = s; i < n; ++i) {
-    lx.push_back(std::log(x[i]));
-    ly.push_back(std::log(y[i]));
-  }
-  Fit f;
-  f.points = static_cast<int>(lx.size());
-  double mx = 0, my = 0;
-  for (std::size_t i = 0; i < lx.size(); ++i) { mx += lx[i]; my += ly[i]; }
-  mx /= lx.size();
-  my /= ly.size();
-  double sxx = 0, sxy = 0;
-  for (std::size_t i = 0; i < lx.size(); ++i) {
-    sxx += (lx[i] - mx) * (lx[i] - mx);
-    sxy += (lx[i] - mx) * (ly[i] - my);
-  }
-  f.slope = sxx > 0 ? sxy / sxx : 0;
-  const double b = my - f.slope * mx;
-  double ssr = 0, scale = 0;
-  for (std::size_t i = 0; i < lx.size(); ++i) {
-    const double e = ly[i] - (b + f.slope * lx[i]);
-    ssr += e * e;
-    scale = std::max(scale, std::fabs(ly[i]));
-  }
-  const int df = f.points - 2;
-  const double se = (df > 0 && sxx > 0) ? std::sqrt(ssr / df / sxx) : INFINITY;
-  if (df > 0 && std::sqrt(ssr / std::max(1, f.points)) <= 64 * 2.3e-16 * std::max(1.0, scale)) {
-    f.degenerate = true;
-    f.lo = f.hi = f.slope;
-  } else {
-    const double h = t975(df) * se;
-    f.lo = f.slope - h;
-    f.hi = f.slope + h;
-  }
-  return f;
-}
-Verdict decide_upper(const Fit& f, double e) {
-  if (f.hi <= e + 0.05) return Verdict::holds;
-  if (f.lo > e + 0.05) return Verdict::violated;
-  return Verdict::inconclusive;
-}
+// ---- scaling fits (R-SCALE: claim_support's loglog_fit / decide_upper) ----------------------------
 Verdict worse(Verdict a, Verdict b) {
   if (a == Verdict::violated || b == Verdict::violated) return Verdict::violated;
   if (a == Verdict::inconclusive || b == Verdict::inconclusive) return Verdict::inconclusive;
@@ -1469,8 +1313,8 @@ ClaimResult check_complexity(const CheckConfig& cfg) {
     const Fit f = loglog_fit(cc.x, cc.y);
     const Verdict vc = decide_upper(f, cc.expected);
     v = worse(v, vc);
-    if (f.hi - cc.expected > worst) { worst = f.hi - cc.expected; e.witness = cc.name + ": exponent " + f.str(); }
-    e.extra.emplace_back(cc.name, std::string(verdict_name(vc)) + ", exponent " + f.str() + ", largest count " + fmt(cc.y.back(), 6));
+    if (f.hi - cc.expected > worst) { worst = f.hi - cc.expected; e.witness = cc.name + ": exponent " + f.str(5, " (exact fit)"); }
+    e.extra.emplace_back(cc.name, std::string(verdict_name(vc)) + ", exponent " + f.str(5, " (exact fit)") + ", largest count " + fmt(cc.y.back(), 6));
   }
   // sequential depth (loop-carried steps) of each form
   e.extra.emplace_back("sequential steps at T=4096", "recursion " + std::to_string(4096) + ", chunked C=64: " + std::to_string(4096 / 64) +
@@ -2247,9 +2091,7 @@ ClaimResult check_toy_train(const CheckConfig& cfg) {
 
 void register_t3_a000_forms_claims(Ledger& l) {
   using namespace check_class;
-  auto add = [&](const char* id, const char* title, const char* cls, bool internal, std::function<ClaimResult(const CheckConfig&)> f) {
-    l.add(Claim{id, title, cls, internal, std::move(f)});
-  };
+  const auto add = claim_support::claim_adder(l);
   add("A000-SOFTMAX-ATTN", "Causal softmax attention: log-sum-exp = online blocks; shift invariance; rows sum to one", identity, true, check_softmax_attn);
   add("A000-EXP-FEATURE", "Kronecker-power feature map reproduces exp(q'k) (truncations, tail bound)", identity, false, check_exp_feature);
   add("A000-EXP-TRUNC", "Exponential expansion practically truncates at order 7-8", descriptive, false, check_exp_trunc);

@@ -8,6 +8,7 @@
 #include "recall/proofs/claims.hpp"
 #include "recall/proofs/ledger.hpp"
 #include "recall/reference/state_exchange.hpp"
+#include "claim_support.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -22,58 +23,12 @@
 namespace recall {
 namespace {
 
-using MM = ref::Matrix<mp_t>;
-using DM = ref::Matrix<double>;
-using MV = ref::Vector<mp_t>;
-using Rng = std::mt19937_64;
+using namespace claim_support;
+
 using ref::ReadFn;
 
-std::uint64_t mix(std::uint64_t a, std::uint64_t b) {
-  std::uint64_t z = a + 0x9e3779b97f4a7c15ULL * (b + 1);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-std::uint64_t tag_seed(std::uint64_t seed, const std::string& tag) {
-  std::uint64_t h = 1469598103934665603ULL;
-  for (char c : tag) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
-  return mix(seed, h);
-}
-std::string fmt(double x, int prec = 3) {
-  std::ostringstream s;
-  s.precision(prec);
-  s << x;
-  return s.str();
-}
-double to_d(const mp_t& x) { return static_cast<double>(x); }
-
-// Combine sub-results: violated if any part is, else inconclusive if any is, else holds.
-ClaimResult combine(const std::vector<std::pair<std::string, ClaimResult>>& parts) {
-  int pick = -1;
-  for (std::size_t i = 0; i < parts.size() && pick < 0; ++i)
-    if (parts[i].second.verdict == Verdict::violated) pick = static_cast<int>(i);
-  for (std::size_t i = 0; i < parts.size() && pick < 0; ++i)
-    if (parts[i].second.verdict == Verdict::inconclusive) pick = static_cast<int>(i);
-  if (pick < 0) pick = 0;
-  ClaimResult out = parts[pick].second;
-  out.reason = "[" + parts[pick].first + "] " + out.reason;
-  out.evidence.statistic = parts[pick].first + ": " + out.evidence.statistic;
-  int inst = 0;
-  std::string sizes;
-  for (const auto& [name, r] : parts) {
-    inst += r.evidence.instances;
-    out.evidence.extra.emplace_back("part " + name, std::string(verdict_name(r.verdict)) + "; " + r.evidence.statistic +
-                                                        " = " + fmt(r.evidence.value) + " (threshold " +
-                                                        fmt(r.evidence.threshold) + "); " + r.reason);
-    if (&r != &parts[pick].second)
-      for (const auto& x : r.evidence.extra) out.evidence.extra.emplace_back(name + ": " + x.first, x.second);
-    if (!sizes.empty()) sizes += "; ";
-    sizes += name + ": " + r.evidence.sizes;
-  }
-  out.evidence.instances = inst;
-  out.evidence.sizes = sizes;
-  return out;
-}
+// claim_support::combine; all holding: the first part heads; each part summarised with its reason
+ClaimResult combine(const Parts& parts) { return claim_support::combine(parts, {PartSummary::reason, false}); }
 
 const mp_t& eighth() {
   static thread_local mp_t e;

@@ -10,6 +10,7 @@
 #include "recall/reference/linear_attention.hpp"
 #include "recall/reference/nadaraya_watson.hpp"
 #include "recall/reference/softmax.hpp"
+#include "claim_support.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -26,164 +27,10 @@
 namespace recall {
 namespace {
 
-using DM = ref::Matrix<double>;
-using MM = ref::Matrix<mp_t>;
-using MV = ref::Vector<mp_t>;
-using Rng = std::mt19937_64;
-
-// ---- utilities --------------------------------------------------------------------------------
-
-std::uint64_t mix(std::uint64_t a, std::uint64_t b) {
-  std::uint64_t z = a + 0x9e3779b97f4a7c15ULL * (b + 1);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-std::uint64_t tag_seed(std::uint64_t seed, const std::string& tag) {
-  std::uint64_t h = 1469598103934665603ULL;
-  for (char c : tag) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
-  return mix(seed, h);
-}
-std::string fmt(double x, int prec = 3) {
-  std::ostringstream s;
-  s.precision(prec);
-  s << x;
-  return s.str();
-}
-double to_d(const mp_t& x) { return static_cast<double>(x); }
-MM to_mp(const DM& m) { return ref::cast<mp_t>(m); }
-mp_t mp_max1(const mp_t& a, const mp_t& b) {
-  mp_t m(1);
-  if (a > m) m = a;
-  if (b > m) m = b;
-  return m;
-}
-double nan_inf(double r) { return std::isnan(r) ? INFINITY : r; }
-
-// ||a - b|| / max(1, ||a||, ||b||)
-double vecrel(const MV& a, const MV& b) {
-  if (a.size() != b.size()) return INFINITY;
-  mp_t d(0), x(0), y(0), t;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    t = a[i] - b[i];
-    ref::muladd(d, t, t);
-    ref::muladd(x, a[i], a[i]);
-    ref::muladd(y, b[i], b[i]);
-  }
-  return nan_inf(to_d(mp_t(sqrt(d) / mp_max1(sqrt(x), sqrt(y)))));
-}
-// max over rows t of ||A_t - B_t|| / max(1, ||A_t||, ||B_t||); *arg = 0-based worst row.
-double rowrel(const MM& A, const MM& B, std::size_t* arg = nullptr) {
-  if (A.rows != B.rows || A.cols != B.cols) return INFINITY;
-  double worst = 0;
-  if (arg) *arg = 0;
-  for (std::size_t t = 0; t < A.rows; ++t) {
-    const MV a(A.row(t), A.row(t) + A.cols), b(B.row(t), B.row(t) + B.cols);
-    const double r = vecrel(a, b);
-    if (r > worst || t == 0) {
-      worst = r;
-      if (arg) *arg = t;
-    }
-  }
-  return worst;
-}
-// |a - b| / max(1, |a|, |b|)
-double screl(const mp_t& a, const mp_t& b) { return nan_inf(to_d(mp_t(abs(mp_t(a - b)) / mp_max1(abs(a), abs(b))))); }
-
-struct Worst {
-  double r = 0;
-  std::string where;
-  void upd(double x, const std::string& w) {
-    if (std::isnan(x)) x = INFINITY;
-    if (x > r || where.empty()) {
-      r = x;
-      where = w;
-    }
-  }
-  void rows(const MM& A, const MM& B, const std::string& form) {
-    std::size_t t = 0;
-    const double x = rowrel(A, B, &t);
-    upd(x, form + " t=" + std::to_string(t + 1));
-  }
-};
-
-// IdentityCheck plus the location (form, 1-based index) of the residual inside each instance.
-class Checker {
- public:
-  Checker(std::string statistic, unsigned digits) : ic_(std::move(statistic), digits) {}
-  bool add(const std::string& desc, const std::function<double(unsigned, std::string&)>& fn) {
-    if (stopped_) return false;
-    const bool ok = ic_.add(desc, [&](unsigned dg) {
-      std::string w;
-      const double r = fn(dg, w);
-      where_[desc] = w;
-      return r;
-    });
-    if (!ok) stopped_ = true;
-    return ok;
-  }
-  void exclude(const std::string& desc, const std::string& why) { ic_.exclude(desc, why); }
-  bool stopped() const { return stopped_; }
-  ClaimResult result(const CheckConfig& cfg, const std::string& sizes) const {
-    ClaimResult r = ic_.result(cfg, sizes);
-    auto it = where_.find(r.evidence.witness);
-    if (it != where_.end() && !it->second.empty()) r.evidence.witness += " [" + it->second + "]";
-    return r;
-  }
-
- private:
-  IdentityCheck ic_;
-  std::map<std::string, std::string> where_;
-  bool stopped_ = false;
-};
-
-// Combine sub-checks of one claim: violated if any is violated (the first gives the witness), else
-// inconclusive if any is, else holds with the part of largest value/threshold as the headline.
-ClaimResult combine(const std::vector<std::pair<std::string, ClaimResult>>& parts) {
-  int pick = -1;
-  for (std::size_t i = 0; i < parts.size() && pick < 0; ++i)
-    if (parts[i].second.verdict == Verdict::violated) pick = static_cast<int>(i);
-  for (std::size_t i = 0; i < parts.size() && pick < 0; ++i)
-    if (parts[i].second.verdict == Verdict::inconclusive) pick = static_cast<int>(i);
-  if (pick < 0) {
-    double best = -1;
-    for (std::size_t i = 0; i < parts.size(); ++i) {
-      const auto& e = parts[i].second.evidence;
-      const double q = e.threshold > 0 ? e.value / e.threshold : e.value;
-      if (q > best) {
-        best = q;
-        pick = static_cast<int>(i);
-      }
-    }
-  }
-  ClaimResult out = parts[pick].second;
-  out.reason = "[" + parts[pick].first + "] " + out.reason;
-  out.evidence.statistic = parts[pick].first + ": " + out.evidence.statistic;
-  int inst = 0;
-  std::string sizes;
-  for (const auto& [name, r] : parts) {
-    inst += r.evidence.instances;
-    out.evidence.extra.emplace_back("part " + name, std::string(verdict_name(r.verdict)) + "; " + r.evidence.statistic + " = " +
-                                                        fmt(r.evidence.value) + " (threshold " + fmt(r.evidence.threshold) + ", " +
-                                                        std::to_string(r.evidence.instances) + " instances)");
-    if (&r != &parts[pick].second)
-      for (const auto& x : r.evidence.extra) out.evidence.extra.emplace_back(name + ": " + x.first, x.second);
-    if (!sizes.empty()) sizes += "; ";
-    sizes += name + ": " + r.evidence.sizes;
-  }
-  out.evidence.instances = inst;
-  out.evidence.sizes = sizes;
-  return out;
-}
+using namespace claim_support;
 
 // ---- generators (A001 G1 Gaussian, G7 normalised vectors; A004 G1/G2) ------------------------
 
-DM gauss(Rng& g, std::size_t r, std::size_t c, double scale = 1.0) {
-  std::normal_distribution<double> N(0.0, 1.0);
-  DM m(r, c);
-  for (double& x : m.a) x = scale * N(g);
-  return m;
-}
 // rows rescaled to norm c (a zero row is redrawn)
 void set_row_norms(Rng& g, DM& m, double c) {
   std::normal_distribution<double> N(0.0, 1.0);
@@ -497,33 +344,6 @@ ClaimResult check_softmax_attn_a001(const CheckConfig& cfg) {
 // =============================================================================================
 // A001-UNNORM-SOFTMAX-AS-KERNEL-APPROX and A001-EQ15-UNNORM-SOFTMAX
 // =============================================================================================
-// Cholesky solve G x = b in place (G symmetric positive definite); false when not PD.
-template <class S> bool chol_solve(const ref::Matrix<S>& A, ref::Vector<S>& b) {
-  using std::sqrt;
-  using boost::multiprecision::sqrt;
-  const std::size_t n = A.rows;
-  ref::Matrix<S> L(n, n);
-  for (std::size_t j = 0; j < n; ++j) {
-    S s = A(j, j);
-    for (std::size_t k = 0; k < j; ++k) s -= L(j, k) * L(j, k);
-    if (!(s > 0)) return false;
-    L(j, j) = sqrt(s);
-    for (std::size_t i = j + 1; i < n; ++i) {
-      S x = A(i, j);
-      for (std::size_t k = 0; k < j; ++k) x -= L(i, k) * L(j, k);
-      L(i, j) = x / L(j, j);
-    }
-  }
-  for (std::size_t i = 0; i < n; ++i) {
-    for (std::size_t k = 0; k < i; ++k) b[i] -= L(i, k) * b[k];
-    b[i] /= L(i, i);
-  }
-  for (std::size_t i = n; i-- > 0;) {
-    for (std::size_t k = i + 1; k < n; ++k) b[i] -= L(k, i) * b[k];
-    b[i] /= L(i, i);
-  }
-  return true;
-}
 // Exp-kernel Gram G_ij = exp(k_i^T k_j / tau) and kernel vector kappa_i = exp(k_i^T q / tau) (Eq. 44)
 template <class S> ref::Matrix<S> exp_gram(const ref::Matrix<S>& K, const S& tau) {
   ref::Matrix<S> G(K.rows, K.rows);
@@ -1770,15 +1590,7 @@ ClaimResult check_eq12(const CheckConfig& cfg) {
 }  // namespace
 
 void register_t3_softmax_claims(Ledger& l) {
-  auto add = [&l](const char* id, const char* title, const char* cls, bool internal, std::function<ClaimResult(const CheckConfig&)> f) {
-    Claim c;
-    c.id = id;
-    c.title = title;
-    c.check_class = cls;
-    c.internal = internal;
-    c.check = std::move(f);
-    l.add(std::move(c));
-  };
+  const auto add = claim_support::claim_adder(l);
   using namespace check_class;
   add("A001-SIM-DOTEXP", "Exponentiated scaled dot product: symmetry, positivity, max-subtraction", identity, true, check_sim_dotexp);
   add("A001-SIM-GAUSS", "Gaussian kernel depends on ||k-q|| only and is non-increasing", identity, true, check_sim_gauss);

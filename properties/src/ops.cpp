@@ -3,6 +3,7 @@
 // where those heavy instantiations happen, once.
 #include "recall/properties/ops.hpp"
 
+#include "op_support.hpp"
 #include "recall/reference/feature_maps.hpp"
 #include "recall/reference/linear_attention.hpp"
 
@@ -12,67 +13,14 @@
 namespace recall {
 namespace {
 
+using namespace op_support;
 using ref::Matrix;
 using ref::Vector;
 
-// Extract the (b,h) slice of a [B,H,rows,cols] (or [B,H,rows] when cols == 0) tensor.
-template <class S> Matrix<S> slice(const Tensor& t, std::int64_t b, std::int64_t h, std::size_t rows, std::size_t cols) {
-  const std::int64_t H = t.shape[1];
-  const std::size_t n = rows * (cols ? cols : 1);
-  const std::size_t off = static_cast<std::size_t>(b * H + h) * n;
-  Matrix<S> m(rows, cols ? cols : 1);
-  for (std::size_t i = 0; i < n; ++i) m.a[i] = S(t.data[off + i]);
-  return m;
-}
-template <class S> Vector<S> slice_vec(const Tensor& t, std::int64_t b, std::int64_t h, std::size_t n) {
-  return slice<S>(t, b, h, n, 0).a;
-}
-template <class S, class Out> void put(Out& t, std::int64_t b, std::int64_t h, const std::vector<S>& a) {
-  const std::int64_t H = t.shape[1];
-  const std::size_t off = static_cast<std::size_t>(b * H + h) * a.size();
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if constexpr (std::is_same_v<Out, MpTensor>) t.data[off + i] = ref::convert<mp_t>(a[i]);
-    else t.data[off + i] = static_cast<double>(a[i]);
-  }
-}
-template <class Out> Out make_out(std::vector<std::int64_t> shape) {
-  Out t;
-  t.shape = std::move(shape);
-  t.data.resize(t.numel());
-  return t;
-}
-
-struct Dims { std::int64_t B, H, T, dk, dv; };
-
-Dims dims_of(const TensorMap& in, const std::string& op) {
-  const Tensor& q = get(in, "q", op);
-  const Tensor& v = get(in, "v", op);
-  if (q.shape.size() != 4) throw std::invalid_argument(op + ": input 'q' must have shape [B,H,T,dk], got " + shape_str(q.shape));
-  if (v.shape.size() != 4) throw std::invalid_argument(op + ": input 'v' must have shape [B,H,T,dv], got " + shape_str(v.shape));
-  Dims d{q.shape[0], q.shape[1], q.shape[2], q.shape[3], v.shape[3]};
-  if (d.B < 1 || d.H < 1 || d.T < 1 || d.dk < 1 || d.dv < 1)
-    throw std::invalid_argument(op + ": every dimension of q and v must be >= 1, got q " + shape_str(q.shape) + ", v " + shape_str(v.shape));
-  return d;
-}
-
 void validate_common(const TensorMap& in, const std::string& op, bool gated, bool normalized) {
-  const Dims d = dims_of(in, op);
-  require_shape(get(in, "q", op), {d.B, d.H, d.T, d.dk}, op, "q");
-  require_shape(get(in, "k", op), {d.B, d.H, d.T, d.dk}, op, "k");
-  require_shape(get(in, "v", op), {d.B, d.H, d.T, d.dv}, op, "v");
-  for (const char* n : {"q", "k", "v"}) require_finite(get(in, n, op), op, n);
-  if (gated) {
-    const Tensor& g = get(in, "log_gate", op);
-    require_shape(g, {d.B, d.H, d.T}, op, "log_gate");
-    require_finite(g, op, "log_gate", /*allow_neg_inf=*/true);
-    for (std::size_t i = 0; i < g.data.size(); ++i)
-      if (g.data[i] > 0)
-        throw std::invalid_argument(op + ": input 'log_gate' is positive at " + index_str(g.shape, i) + " (gates must lie in [0,1])");
-  }
-  if (auto it = in.find("s0"); it != in.end()) {
-    require_shape(it->second, {d.B, d.H, d.dv, d.dk}, op, "s0");
-    require_finite(it->second, op, "s0");
-  }
+  const Dims d = validate_qkv_shapes(in, op);
+  if (gated) validate_log_gate(in, op, d, "log_gate", "gates");
+  validate_s0(in, op, d);
   if (normalized) {
     for (const char* n : {"q", "k"}) {
       const Tensor& t = get(in, n, op);
@@ -97,9 +45,7 @@ std::map<std::string, Out> eval_linear(const TensorMap& in, const std::string& o
   const bool has_s0 = in.count("s0") > 0;
   for (std::int64_t b = 0; b < d.B; ++b)
     for (std::int64_t h = 0; h < d.H; ++h) {
-      auto Q = slice<S>(get(in, "q", op), b, h, d.T, d.dk);
-      auto K = slice<S>(get(in, "k", op), b, h, d.T, d.dk);
-      auto V = slice<S>(get(in, "v", op), b, h, d.T, d.dv);
+      auto [Q, K, V] = slice_qkv<S>(in, op, d, b, h);
       Matrix<S> S0;
       if (has_s0) S0 = slice<S>(in.at("s0"), b, h, d.dv, d.dk);
       ref::LinearAttentionResult<S> r;
@@ -125,9 +71,7 @@ std::map<std::string, Out> eval_normalized(const TensorMap& in, const std::strin
   const bool has_s0 = in.count("s0") > 0, has_z0 = in.count("z0") > 0;
   for (std::int64_t b = 0; b < d.B; ++b)
     for (std::int64_t h = 0; h < d.H; ++h) {
-      auto Q = slice<S>(get(in, "q", op), b, h, d.T, d.dk);
-      auto K = slice<S>(get(in, "k", op), b, h, d.T, d.dk);
-      auto V = slice<S>(get(in, "v", op), b, h, d.T, d.dv);
+      auto [Q, K, V] = slice_qkv<S>(in, op, d, b, h);
       Matrix<S> S0;
       Vector<S> z0;
       if (has_s0) S0 = slice<S>(in.at("s0"), b, h, d.dv, d.dk);
@@ -140,18 +84,7 @@ std::map<std::string, Out> eval_normalized(const TensorMap& in, const std::strin
   return out;
 }
 
-template <class Fn> TensorMap at_precision(Precision p, Fn&& f) {
-  return p == Precision::f32 ? f(float{}) : f(double{});
-}
-
 // ---- generators ----
-Tensor tensor(std::vector<std::int64_t> shape, std::vector<double> data) {
-  Tensor t;
-  t.shape = std::move(shape);
-  t.data = std::move(data);
-  return t;
-}
-
 TensorMap gen_qkv(const CaseKnobs& k, Precision p, bool gated, bool normalized) {
   CaseRng rng(k.seed);
   const std::int64_t B = k.B, H = k.H, T = k.T, dk = k.dk, dv = k.dv;
@@ -212,9 +145,7 @@ TensorMap gated_magnitude(const TensorMap& in) {
   auto w = [](double seg) { return std::isinf(seg) ? 0.0 : std::max(1.0, std::fabs(seg)) * std::exp(seg); };
   for (std::int64_t b = 0; b < d.B; ++b)
     for (std::int64_t h = 0; h < d.H; ++h) {
-      auto Q = slice<double>(get(in, "q", opn), b, h, d.T, d.dk);
-      auto K = slice<double>(get(in, "k", opn), b, h, d.T, d.dk);
-      auto V = slice<double>(get(in, "v", opn), b, h, d.T, d.dv);
+      auto [Q, K, V] = slice_qkv<double>(in, opn, d, b, h);
       auto G = slice_vec<double>(get(in, "log_gate", opn), b, h, d.T);
       Matrix<double> S0(d.dv, d.dk);
       if (has_s0) S0 = slice<double>(in.at("s0"), b, h, d.dv, d.dk);
@@ -255,20 +186,9 @@ TensorMap gated_magnitude(const TensorMap& in) {
   return out;
 }
 
-double seq_length(const TensorMap& in) {
-  const Tensor& q = in.at("q");
-  return static_cast<double>(q.shape[2] + q.shape[3]);  // T additions of the state + a d_k dot product
-}
-
 std::vector<OpSpec> build_ops() {
   std::vector<OpSpec> v;
-  const std::vector<TensorDecl> la_in = {
-      {"q", "B,H,T,dk", false, "queries (tokens are rows)"},
-      {"k", "B,H,T,dk", false, "keys"},
-      {"v", "B,H,T,dv", false, "values"},
-      {"s0", "B,H,dv,dk", true, "initial memory S_0 (canonical d_v x d_k layout; zeros when absent)"}};
-  const std::vector<TensorDecl> la_out = {{"o", "B,H,T,dv", false, "o_t = S_t q_t"},
-                                          {"s_final", "B,H,dv,dk", false, "final memory S_T"}};
+  const std::vector<TensorDecl> la_in = qkv_inputs(), la_out = state_outputs();
   {
     OpSpec op;
     op.name = "linear_attention";

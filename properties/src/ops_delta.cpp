@@ -3,6 +3,7 @@
 // mp_t and at float/double; this file is where those instantiations happen, once.
 #include "recall/properties/ops.hpp"
 
+#include "op_support.hpp"
 #include "recall/reference/delta_rule.hpp"
 
 #include <Eigen/Dense>
@@ -14,74 +15,14 @@
 namespace recall {
 namespace {
 
+using namespace op_support;
 using ref::Matrix;
 using ref::Vector;
 
-// (b,h) slice of a [B,H,rows,cols] (cols == 0: [B,H,rows]) tensor
-template <class S> Matrix<S> slice(const Tensor& t, std::int64_t b, std::int64_t h, std::size_t rows, std::size_t cols) {
-  const std::int64_t H = t.shape[1];
-  const std::size_t n = rows * (cols ? cols : 1);
-  const std::size_t off = static_cast<std::size_t>(b * H + h) * n;
-  Matrix<S> m(rows, cols ? cols : 1);
-  for (std::size_t i = 0; i < n; ++i) m.a[i] = S(t.data[off + i]);
-  return m;
-}
-template <class S> Vector<S> slice_vec(const Tensor& t, std::int64_t b, std::int64_t h, std::size_t n) {
-  return slice<S>(t, b, h, n, 0).a;
-}
-template <class S, class Out> void put(Out& t, std::int64_t b, std::int64_t h, const std::vector<S>& a) {
-  const std::int64_t H = t.shape[1];
-  const std::size_t off = static_cast<std::size_t>(b * H + h) * a.size();
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if constexpr (std::is_same_v<Out, MpTensor>) t.data[off + i] = ref::convert<mp_t>(a[i]);
-    else t.data[off + i] = static_cast<double>(a[i]);
-  }
-}
-template <class Out> Out make_out(std::vector<std::int64_t> shape) {
-  Out t;
-  t.shape = std::move(shape);
-  t.data.resize(t.numel());
-  return t;
-}
-Tensor tensor(std::vector<std::int64_t> shape, std::vector<double> data) {
-  Tensor t;
-  t.shape = std::move(shape);
-  t.data = std::move(data);
-  return t;
-}
-
-struct Dims { std::int64_t B, H, T, dk, dv; };
-
-Dims dims_of(const TensorMap& in, const std::string& op) {
-  const Tensor& q = get(in, "q", op);
-  const Tensor& v = get(in, "v", op);
-  if (q.shape.size() != 4) throw std::invalid_argument(op + ": input 'q' must have shape [B,H,T,dk], got " + shape_str(q.shape));
-  if (v.shape.size() != 4) throw std::invalid_argument(op + ": input 'v' must have shape [B,H,T,dv], got " + shape_str(v.shape));
-  Dims d{q.shape[0], q.shape[1], q.shape[2], q.shape[3], v.shape[3]};
-  if (d.B < 1 || d.H < 1 || d.T < 1 || d.dk < 1 || d.dv < 1)
-    throw std::invalid_argument(op + ": every dimension of q and v must be >= 1, got q " + shape_str(q.shape) + ", v " + shape_str(v.shape));
-  return d;
-}
-
 void validate_delta(const TensorMap& in, const std::string& op, bool gated) {
-  const Dims d = dims_of(in, op);
-  require_shape(get(in, "q", op), {d.B, d.H, d.T, d.dk}, op, "q");
-  require_shape(get(in, "k", op), {d.B, d.H, d.T, d.dk}, op, "k");
-  require_shape(get(in, "v", op), {d.B, d.H, d.T, d.dv}, op, "v");
-  require_shape(get(in, "beta", op), {d.B, d.H, d.T}, op, "beta");
-  for (const char* n : {"q", "k", "v", "beta"}) require_finite(get(in, n, op), op, n);
-  if (gated) {
-    const Tensor& g = get(in, "log_alpha", op);
-    require_shape(g, {d.B, d.H, d.T}, op, "log_alpha");
-    require_finite(g, op, "log_alpha", /*allow_neg_inf=*/true);
-    for (std::size_t i = 0; i < g.data.size(); ++i)
-      if (g.data[i] > 0)
-        throw std::invalid_argument(op + ": input 'log_alpha' is positive at " + index_str(g.shape, i) + " (gates alpha must lie in [0,1])");
-  }
-  if (auto it = in.find("s0"); it != in.end()) {
-    require_shape(it->second, {d.B, d.H, d.dv, d.dk}, op, "s0");
-    require_finite(it->second, op, "s0");
-  }
+  const Dims d = validate_qkv_shapes(in, op, {"beta"});
+  if (gated) validate_log_gate(in, op, d, "log_alpha", "gates alpha");
+  validate_s0(in, op, d);
 }
 
 // ---- reference evaluation, generic over the scalar ----
@@ -93,9 +34,7 @@ template <class S, class Out> std::map<std::string, Out> eval_delta(const Tensor
   const bool has_s0 = in.count("s0") > 0;
   for (std::int64_t b = 0; b < d.B; ++b)
     for (std::int64_t h = 0; h < d.H; ++h) {
-      auto Q = slice<S>(get(in, "q", op), b, h, d.T, d.dk);
-      auto K = slice<S>(get(in, "k", op), b, h, d.T, d.dk);
-      auto V = slice<S>(get(in, "v", op), b, h, d.T, d.dv);
+      auto [Q, K, V] = slice_qkv<S>(in, op, d, b, h);
       auto beta = slice_vec<S>(get(in, "beta", op), b, h, d.T);
       Matrix<S> S0;
       if (has_s0) S0 = slice<S>(in.at("s0"), b, h, d.dv, d.dk);
@@ -111,8 +50,6 @@ template <class S, class Out> std::map<std::string, Out> eval_delta(const Tensor
     }
   return out;
 }
-
-template <class Fn> TensorMap at_precision(Precision p, Fn&& f) { return p == Precision::f32 ? f(float{}) : f(double{}); }
 
 // ---- generator: keys and gates from the shared knobs; beta_t = r_t / ||k_t||^2 with r_t from the
 // beta knob (computed from the keys as rounded to the working precision, so r_t is what the
@@ -300,14 +237,9 @@ double delta_length(const TensorMap& in) {
 }  // namespace
 
 void add_delta_ops(std::vector<OpSpec>& v) {
-  const std::vector<TensorDecl> d_in = {
-      {"q", "B,H,T,dk", false, "queries (tokens are rows)"},
-      {"k", "B,H,T,dk", false, "keys"},
-      {"v", "B,H,T,dv", false, "values"},
-      {"beta", "B,H,T", false, "step sizes beta_t (any finite value; beta |k|^2 in [0,2] is non-expansive)"},
-      {"s0", "B,H,dv,dk", true, "initial memory S_0 (canonical d_v x d_k layout; zeros when absent)"}};
-  const std::vector<TensorDecl> d_out = {{"o", "B,H,T,dv", false, "o_t = S_t q_t"},
-                                         {"s_final", "B,H,dv,dk", false, "final memory S_T"}};
+  const std::vector<TensorDecl> d_in = op_support::qkv_inputs(
+      {{"beta", "B,H,T", false, "step sizes beta_t (any finite value; beta |k|^2 in [0,2] is non-expansive)"}});
+  const std::vector<TensorDecl> d_out = op_support::state_outputs();
   {
     OpSpec op;
     op.name = "delta_rule";

@@ -5,6 +5,7 @@
 // read-out) instantiated at mp_t and at float/double; the heavy instantiations happen here only.
 #include "recall/properties/ops.hpp"
 
+#include "op_support.hpp"
 #include "recall/reference/deltaformer_ops.hpp"
 #include "recall/reference/softmax.hpp"
 
@@ -15,50 +16,9 @@
 namespace recall {
 namespace {
 
+using namespace op_support;
 using ref::Matrix;
 using ref::Vector;
-
-template <class S> Matrix<S> slice(const Tensor& t, std::int64_t b, std::int64_t h, std::size_t rows, std::size_t cols) {
-  const std::int64_t H = t.shape[1];
-  const std::size_t n = rows * (cols ? cols : 1);
-  const std::size_t off = static_cast<std::size_t>(b * H + h) * n;
-  Matrix<S> m(rows, cols ? cols : 1);
-  for (std::size_t i = 0; i < n; ++i) m.a[i] = S(t.data[off + i]);
-  return m;
-}
-template <class S, class Out> void put(Out& t, std::int64_t b, std::int64_t h, const std::vector<S>& a) {
-  const std::int64_t H = t.shape[1];
-  const std::size_t off = static_cast<std::size_t>(b * H + h) * a.size();
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if constexpr (std::is_same_v<Out, MpTensor>) t.data[off + i] = ref::convert<mp_t>(a[i]);
-    else t.data[off + i] = static_cast<double>(a[i]);
-  }
-}
-template <class Out> Out make_out(std::vector<std::int64_t> shape) {
-  Out t;
-  t.shape = std::move(shape);
-  t.data.resize(t.numel());
-  return t;
-}
-Tensor tensor(std::vector<std::int64_t> shape, std::vector<double> data) {
-  Tensor t;
-  t.shape = std::move(shape);
-  t.data = std::move(data);
-  return t;
-}
-
-struct Dims { std::int64_t B, H, T, dk, dv; };
-
-Dims dims_of(const TensorMap& in, const std::string& op) {
-  const Tensor& q = get(in, "q", op);
-  const Tensor& v = get(in, "v", op);
-  if (q.shape.size() != 4) throw std::invalid_argument(op + ": input 'q' must have shape [B,H,T,dk], got " + shape_str(q.shape));
-  if (v.shape.size() != 4) throw std::invalid_argument(op + ": input 'v' must have shape [B,H,T,dv], got " + shape_str(v.shape));
-  Dims d{q.shape[0], q.shape[1], q.shape[2], q.shape[3], v.shape[3]};
-  if (d.B < 1 || d.H < 1 || d.T < 1 || d.dk < 1 || d.dv < 1)
-    throw std::invalid_argument(op + ": every dimension of q and v must be >= 1, got q " + shape_str(q.shape) + ", v " + shape_str(v.shape));
-  return d;
-}
 
 // The logit scale s = 1/tau: the optional input 'scale' (shape [1]), else 1/sqrt(dk).
 double scale_of(const TensorMap& in, const Dims& d) {
@@ -75,11 +35,7 @@ template <class S> S scale_in(const TensorMap& in, const Dims& d) {
 }
 
 void validate_qkv(const TensorMap& in, const std::string& op, bool beta) {
-  const Dims d = dims_of(in, op);
-  require_shape(get(in, "q", op), {d.B, d.H, d.T, d.dk}, op, "q");
-  require_shape(get(in, "k", op), {d.B, d.H, d.T, d.dk}, op, "k");
-  require_shape(get(in, "v", op), {d.B, d.H, d.T, d.dv}, op, "v");
-  for (const char* n : {"q", "k", "v"}) require_finite(get(in, n, op), op, n);
+  const Dims d = validate_qkv_shapes(in, op);
   if (auto it = in.find("scale"); it != in.end()) {
     require_shape(it->second, {1}, op, "scale");
     require_finite(it->second, op, "scale");
@@ -105,9 +61,7 @@ template <class S, class Out> std::map<std::string, Out> eval_softmax(const Tens
   out["o"] = make_out<Out>({d.B, d.H, d.T, d.dv});
   for (std::int64_t b = 0; b < d.B; ++b)
     for (std::int64_t h = 0; h < d.H; ++h) {
-      auto Q = slice<S>(get(in, "q", op), b, h, d.T, d.dk);
-      auto K = slice<S>(get(in, "k", op), b, h, d.T, d.dk);
-      auto V = slice<S>(get(in, "v", op), b, h, d.T, d.dv);
+      auto [Q, K, V] = slice_qkv<S>(in, op, d, b, h);
       Matrix<S> O(d.T, d.dv);
       for (std::int64_t t = 0; t < d.T; ++t) {
         auto o = ref::softmax_attend(Q.row(t), K, V, static_cast<std::size_t>(t + 1), scale);
@@ -136,9 +90,7 @@ TensorMap softmax_magnitude(const TensorMap& in) {
   out["o"] = make_out<Tensor>({d.B, d.H, d.T, d.dv});
   for (std::int64_t b = 0; b < d.B; ++b)
     for (std::int64_t h = 0; h < d.H; ++h) {
-      auto Q = slice<double>(get(in, "q", op), b, h, d.T, d.dk);
-      auto K = slice<double>(get(in, "k", op), b, h, d.T, d.dk);
-      auto V = slice<double>(get(in, "v", op), b, h, d.T, d.dv);
+      auto [Q, K, V] = slice_qkv<double>(in, op, d, b, h);
       Matrix<double> A(d.T, d.dv);
       for (std::int64_t t = 0; t < d.T; ++t) {
         std::vector<double> z(t + 1);
@@ -166,11 +118,9 @@ template <class S, class Out> std::map<std::string, Out> eval_deltaformer(const 
   const bool has_beta = in.count("beta") > 0;
   for (std::int64_t b = 0; b < d.B; ++b)
     for (std::int64_t h = 0; h < d.H; ++h) {
-      auto Q = slice<S>(get(in, "q", op), b, h, d.T, d.dk);
-      auto K = slice<S>(get(in, "k", op), b, h, d.T, d.dk);
-      auto V = slice<S>(get(in, "v", op), b, h, d.T, d.dv);
+      auto [Q, K, V] = slice_qkv<S>(in, op, d, b, h);
       Vector<S> beta;
-      if (has_beta) beta = slice<S>(in.at("beta"), b, h, d.T, 0).a;
+      if (has_beta) beta = slice_vec<S>(in.at("beta"), b, h, d.T);
       auto r = ref::deltaformer(Q, K, V, beta, scale, normalized);
       put(out["u"], b, h, r.U.a);
       put(out["o"], b, h, r.O.a);
@@ -187,11 +137,9 @@ struct DfHead {
 DfHead df_head(const TensorMap& in, const std::string& op, bool normalized, std::int64_t b, std::int64_t h) {
   const Dims d = dims_of(in, op);
   const double s = scale_of(in, d);
-  auto Q = slice<double>(get(in, "q", op), b, h, d.T, d.dk);
-  auto K = slice<double>(get(in, "k", op), b, h, d.T, d.dk);
-  auto V = slice<double>(get(in, "v", op), b, h, d.T, d.dv);
+  auto [Q, K, V] = slice_qkv<double>(in, op, d, b, h);
   Vector<double> beta;
-  if (in.count("beta")) beta = slice<double>(in.at("beta"), b, h, d.T, 0).a;
+  if (in.count("beta")) beta = slice_vec<double>(in.at("beta"), b, h, d.T);
   DfHead r;
   const std::size_t T = static_cast<std::size_t>(d.T);
   r.L = ref::deltaformer_system(K, beta, s, normalized);
@@ -322,20 +270,11 @@ TensorMap gen_deltaformer(const CaseKnobs& k, Precision p, bool normalized) {
   return m;
 }
 
-double seq_length(const TensorMap& in) {
-  const Tensor& q = in.at("q");
-  return static_cast<double>(q.shape[2] + q.shape[3]);
-}
-
-template <class Fn> TensorMap at_precision(Precision p, Fn&& f) { return p == Precision::f32 ? f(float{}) : f(double{}); }
-
 }  // namespace
 
 void add_softmax_ops(std::vector<OpSpec>& v) {
-  const std::vector<TensorDecl> qkv = {{"q", "B,H,T,dk", false, "queries (tokens are rows)"},
-                                       {"k", "B,H,T,dk", false, "keys"},
-                                       {"v", "B,H,T,dv", false, "values"},
-                                       {"scale", "1", true, "logit scale 1/tau > 0 (default 1/sqrt(dk))"}};
+  const std::vector<TensorDecl> qkv =
+      op_support::qkv_inputs({{"scale", "1", true, "logit scale 1/tau > 0 (default 1/sqrt(dk))"}}, /*with_s0=*/false);
   {
     OpSpec op;
     op.name = "softmax_attention";

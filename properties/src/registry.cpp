@@ -1,5 +1,6 @@
 #include "recall/properties/registry.hpp"
 
+#include "op_support.hpp"
 #include "recall/optimized/linear_attention.hpp"
 #include "recall/properties/ops.hpp"
 
@@ -30,13 +31,7 @@ Registry& registry() {
 
 namespace {
 
-template <class T> std::vector<T> to(const Tensor& t) { return std::vector<T>(t.data.begin(), t.data.end()); }
-template <class T> Tensor from(std::vector<std::int64_t> shape, const std::vector<T>& v) {
-  Tensor t;
-  t.shape = std::move(shape);
-  t.data.assign(v.begin(), v.end());
-  return t;
-}
+using namespace op_support;
 
 enum class Kind { plain, gated, normalized };
 
@@ -44,9 +39,9 @@ enum class Kind { plain, gated, normalized };
 template <class T> TensorMap run_opt(const TensorMap& in, Kind kind, bool chunked, int chunk) {
   const char* opname = kind == Kind::plain ? "linear_attention" : kind == Kind::gated ? "gated_linear_attention" : "normalized_linear_attention";
   op(opname).validate(in);
+  const auto [B, H, Tn, dk, dv] = dims_of(in, opname);
   const Tensor& q = in.at("q");
   const Tensor& vv = in.at("v");
-  const std::int64_t B = q.shape[0], H = q.shape[1], Tn = q.shape[2], dk = q.shape[3], dv = vv.shape[3];
   auto qd = to<T>(q), kd = to<T>(in.at("k")), vd = to<T>(vv);
   std::vector<T> gd, s0d, z0d, o(static_cast<std::size_t>(B * H * Tn * dv)), s(static_cast<std::size_t>(B * H * dv * dk)),
       z(static_cast<std::size_t>(B * H * dk));

@@ -1,6 +1,7 @@
 // optimized/ kernels of the delta-rule family in the registry: the recurrence, the chunked WY/UT
 // form with forward substitution (C = 16, 64) and with the product-form inverse (C = 64), f32 and
 // f64, for delta_rule and gated_delta_rule.
+#include "op_support.hpp"
 #include "recall/optimized/delta_rule.hpp"
 #include "recall/properties/ops.hpp"
 #include "recall/properties/registry.hpp"
@@ -8,13 +9,7 @@
 namespace recall {
 namespace {
 
-template <class T> std::vector<T> to(const Tensor& t) { return std::vector<T>(t.data.begin(), t.data.end()); }
-template <class T> Tensor from(std::vector<std::int64_t> shape, const std::vector<T>& v) {
-  Tensor t;
-  t.shape = std::move(shape);
-  t.data.assign(v.begin(), v.end());
-  return t;
-}
+using namespace op_support;
 
 enum class Form { recurrent, forward_substitution, product_inverse };
 
@@ -22,9 +17,9 @@ enum class Form { recurrent, forward_substitution, product_inverse };
 template <class T> TensorMap run_delta(const TensorMap& in, bool gated, Form form, int chunk) {
   const char* opname = gated ? "gated_delta_rule" : "delta_rule";
   op(opname).validate(in);
+  const auto [B, H, Tn, dk, dv] = dims_of(in, opname);
   const Tensor& q = in.at("q");
   const Tensor& vv = in.at("v");
-  const std::int64_t B = q.shape[0], H = q.shape[1], Tn = q.shape[2], dk = q.shape[3], dv = vv.shape[3];
   auto qd = to<T>(q), kd = to<T>(in.at("k")), vd = to<T>(vv), bd = to<T>(in.at("beta"));
   std::vector<T> gd, s0d, o(static_cast<std::size_t>(B * H * Tn * dv)), s(static_cast<std::size_t>(B * H * dv * dk));
   opt::DeltaRuleArgs<T> a;

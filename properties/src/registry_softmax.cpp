@@ -3,6 +3,7 @@
 // f32/f64; test_softmax.cpp judges them against the budget with u of bf16/fp16.
 #include "recall/properties/registry.hpp"
 
+#include "op_support.hpp"
 #include "recall/optimized/deltaformer.hpp"
 #include "recall/optimized/softmax_attention.hpp"
 #include "recall/properties/ops.hpp"
@@ -14,13 +15,7 @@
 namespace recall {
 namespace {
 
-template <class T> std::vector<T> to(const Tensor& t) { return std::vector<T>(t.data.begin(), t.data.end()); }
-template <class T> Tensor from(std::vector<std::int64_t> shape, const std::vector<T>& v) {
-  Tensor t;
-  t.shape = std::move(shape);
-  t.data.assign(v.begin(), v.end());
-  return t;
-}
+using namespace op_support;
 
 // The logit scale as the kernel receives it: the explicit input, else 0 (the kernel's 1/sqrt(dk)).
 double scale_arg(const TensorMap& in) {
@@ -30,9 +25,9 @@ double scale_arg(const TensorMap& in) {
 
 template <class T> TensorMap run_softmax(const TensorMap& in, bool tiled, int bq, int bk) {
   op("softmax_attention").validate(in);
+  const auto [B, H, Tn, dk, dv] = dims_of(in, "softmax_attention");
   const Tensor& q = in.at("q");
   const Tensor& v = in.at("v");
-  const std::int64_t B = q.shape[0], H = q.shape[1], Tn = q.shape[2], dk = q.shape[3], dv = v.shape[3];
   auto qd = to<T>(q), kd = to<T>(in.at("k")), vd = to<T>(v);
   std::vector<T> o(static_cast<std::size_t>(B * H * Tn * dv));
   opt::SoftmaxAttentionArgs<T, T> a;
@@ -48,9 +43,9 @@ template <class T> TensorMap run_softmax(const TensorMap& in, bool tiled, int bq
 template <class T> TensorMap run_deltaformer(const TensorMap& in, bool normalized, opt::USolve solve, int chunk) {
   const std::string name = normalized ? "deltaformer_norm" : "deltaformer_u";
   op(name).validate(in);
+  const auto [B, H, Tn, dk, dv] = dims_of(in, name);
   const Tensor& q = in.at("q");
   const Tensor& v = in.at("v");
-  const std::int64_t B = q.shape[0], H = q.shape[1], Tn = q.shape[2], dk = q.shape[3], dv = v.shape[3];
   auto qd = to<T>(q), kd = to<T>(in.at("k")), vd = to<T>(v);
   std::vector<T> bd, u(static_cast<std::size_t>(B * H * Tn * dv)), o(u.size());
   opt::DeltaFormerArgs<T> a;
