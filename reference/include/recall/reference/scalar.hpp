@@ -96,10 +96,10 @@ inline bool mp_is_short(mpfr_srcptr x) {
 // most 128 bits, so this is the value mpfr_mul returns (ternary 0), through the documented
 // custom interface. Worth it because MPFR recognises an exact product only after a full limb
 // product (its 3-limb fast path falls back to mpn_mul_n), so at 50 digits products of
-// float-derived inputs cost ~1.5x a general product there (bench_mp_scalar: 19 vs 13 ns). Returns false (out untouched) when
-// not applicable, including a product exponent outside [emin, emax] (mpfr_mul then handles the
-// overflow/underflow); the range comes from ctx, or is read here when ctx is null. out may alias
-// a or b.
+// float-derived inputs cost ~1.5x a general product there (bench_mp_scalar: 19 vs 13 ns).
+// Returns false (out untouched) when not applicable, including a product exponent outside
+// [emin, emax] (mpfr_mul then handles the overflow/underflow); the range comes from ctx, or is
+// read here when ctx is null. out may alias a or b.
 inline bool mp_short_product(mpfr_ptr out, mpfr_srcptr a, mpfr_srcptr b, const MulAddCtx<mp_t>* ctx) {
   const mpfr_prec_t p = mpfr_get_prec(out);
   if (p < 2 * GMP_NUMB_BITS || !mp_is_short(a) || !mp_is_short(b)) return false;
