@@ -53,10 +53,12 @@ namespace ref {
 // mp_short_product, when both significands are short; else mpfr_mul), then an in-place mpfr_add
 // (no allocation; same-precision operands take MPFR's fast paths). The results are bit for bit
 // those of mpfr_mul + mpfr_add. The MP references spend nearly all their time here; per-operation
-// costs at 50 digits are in bench/bench_mp_scalar.cpp (there, one run: mpfr_mul + mpfr_add ~25-29
-// ns, this helper ~14 ns on float-derived operands, mpfr_add alone ~11 ns, mpfr_fma ~37 ns: its
-// generic path; two roundings at 2^-168 stay inside the reported u = 1e-50, and products of short
-// significands are exact, so there the result is the fused one anyway).
+// costs at 50 digits are in bench/bench_mp_scalar.cpp (one run, operands repeating: mpfr_mul +
+// mpfr_add 25-28 ns, this helper ~15 ns on float-derived operands, mpfr_add alone ~13 ns,
+// mpfr_fma ~37 ns: its generic path; two roundings at 2^-168 stay inside the reported u = 1e-50,
+// and products of short significands are exact, so there the result is the fused one anyway).
+// With fresh data, as in the references, MPFR's data-dependent branches (add vs subtract,
+// alignment, normalisation) mispredict and a multiply-add costs ~25 ns (BM_matvec32/fresh).
 //
 // The 4-argument form takes a MulAddCtx built once per loop: for mp_t it holds the current
 // exponent range (reading it is a library call through TLS, ~15% of a multiply-add); for float
@@ -105,22 +107,24 @@ inline bool mp_short_product(mpfr_ptr out, mpfr_srcptr a, mpfr_srcptr b, const M
   if (p < 2 * GMP_NUMB_BITS || !mp_is_short(a) || !mp_is_short(b)) return false;
   const mp_limb_t ta = mp_limbs_of(a)[mp_limbs(mpfr_get_prec(a)) - 1];
   const mp_limb_t tb = mp_limbs_of(b)[mp_limbs(mpfr_get_prec(b)) - 1];
-  const unsigned __int128 prod = static_cast<unsigned __int128>(ta) * tb;  // in [2^126, 2^128)
-  mp_limb_t hi = static_cast<mp_limb_t>(prod >> 64), lo = static_cast<mp_limb_t>(prod);
+  unsigned __int128 prod = static_cast<unsigned __int128>(ta) * tb;  // in [2^126, 2^128)
   const mpfr_exp_t ea = mpfr_custom_get_exp(a), eb = mpfr_custom_get_exp(b);
-  mpfr_exp_t e = ea + eb;  // value = 0.(hi lo) * 2^e; no overflow: |ea|, |eb| < 2^62
-  if ((hi >> 63) == 0) {
-    hi = (hi << 1) | (lo >> 63);
-    lo <<= 1;
-    --e;
-  }
-  // ea, eb lie in [emin, emax] and e in [ea + eb - 1, ea + eb], so only one side can fail:
-  // both <= 0: e <= ea <= emax; both >= 1: e >= ea >= emin; mixed signs: min(ea, eb) <= e <= max(ea, eb).
-  if (ea <= 0 && eb <= 0) {
-    if (e < (ctx ? ctx->emin : mpfr_get_emin())) return false;
+  // normalise without a branch (the top bit is data-dependent, ~40% clear: a branch on it
+  // mispredicts, and mispredictions dominate the in-loop cost, see bench_mp_scalar)
+  const unsigned shift = static_cast<unsigned>(prod >> 127) ^ 1u;
+  prod <<= shift;
+  const mpfr_exp_t e = ea + eb - static_cast<mpfr_exp_t>(shift);  // value = 0.prod * 2^e; |ea|, |eb| < 2^62
+  if (ctx) {
+    if ((e < ctx->emin) | (e > ctx->emax)) return false;
+  } else if (ea <= 0 && eb <= 0) {
+    // ea, eb lie in [emin, emax] and e in [ea + eb - 1, ea + eb], so only one side can fail (one
+    // library call instead of two): both <= 0: e <= ea <= emax; both >= 1: e >= ea >= emin;
+    // mixed signs: min(ea, eb) <= e <= max(ea, eb).
+    if (e < mpfr_get_emin()) return false;
   } else if (ea > 0 && eb > 0) {
-    if (e > (ctx ? ctx->emax : mpfr_get_emax())) return false;
+    if (e > mpfr_get_emax()) return false;
   }
+  const mp_limb_t hi = static_cast<mp_limb_t>(prod >> 64), lo = static_cast<mp_limb_t>(prod);
   const int sign = (mpfr_signbit(a) != 0) != (mpfr_signbit(b) != 0) ? -1 : 1;
   const mp_size_t n = mp_limbs(p);
   mp_limb_t* d = static_cast<mp_limb_t*>(mpfr_custom_get_significand(out));
