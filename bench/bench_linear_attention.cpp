@@ -6,7 +6,8 @@
 //   GFLOP/s      FLOPs the algorithm performs: chunked 2*T*(C*dk + C*dv + 2*dk*dv) (full C-blocks),
 //                recurrent 4*T*dk*dv
 //   eff_GFLOP/s  4*T*dk*dv for both (the recurrence's count), so the two are comparable
-//   MFLOP/s      MP reference: 4*T*dk*dv (each multiply-add = 2 FLOPs)
+//   MFLOP/s      MP reference: 4*T*dk*dv (each multiply-add = 2 FLOPs); per-operation costs of
+//                the MP scalar layer are in bench_mp_scalar
 #include "recall/optimized/linear_attention.hpp"
 #include "recall/reference/forms.hpp"
 
@@ -111,17 +112,26 @@ void BM_eigen_sgemm(benchmark::State& state) {
       benchmark::Counter(2.0 * double(N) * N * N * double(state.iterations()) / 1e9, benchmark::Counter::kIsRate);
 }
 
-// The MP oracle at 50 digits, T = 256, dk = dv = 32.
+// The MP oracle at 50 digits, T = 256, dk = dv = 32. Inputs converted from float, as the oracle
+// receives them (ops.cpp converts the f32/f64 inputs exactly), unless `full`: then every input has
+// a 168-bit significand (x / 3), which takes MPFR's general product path (no exact short products).
 struct MpProblem {
   recall::ref::Matrix<recall::mp_t> Q, K, V;
-  MpProblem(std::size_t T, std::size_t d) : Q(T, d), K(T, d), V(T, d) {
+  recall::ref::Vector<recall::mp_t> log_gates;
+  MpProblem(std::size_t T, std::size_t d, bool full = false) : Q(T, d), K(T, d), V(T, d), log_gates(T) {
     auto q = random_vector(T * d, -1.0f, 1.0f, 11), k = random_vector(T * d, -1.0f, 1.0f, 12),
-         v = random_vector(T * d, -1.0f, 1.0f, 13);
+         v = random_vector(T * d, -1.0f, 1.0f, 13), g = random_vector(T, 0.9f, 1.0f, 14);
     for (std::size_t i = 0; i < T * d; ++i) {
       Q.a[i] = recall::mp_t(q[i]);
       K.a[i] = recall::mp_t(k[i]);
       V.a[i] = recall::mp_t(v[i]);
+      if (full) {
+        Q.a[i] /= 3;
+        K.a[i] /= 3;
+        V.a[i] /= 3;
+      }
     }
+    for (std::size_t t = 0; t < T; ++t) log_gates[t] = recall::mp_t(std::log(g[t]));
   }
 };
 
@@ -142,6 +152,36 @@ void BM_mp_reference(benchmark::State& state) {
   set_mp_counter(state, T, d);
 }
 
+// Same, every input with a full 168-bit significand (the general multiply path).
+void BM_mp_reference_fullprec(benchmark::State& state) {
+  recall::MpDigitsScope digits(50);
+  const std::size_t T = 256, d = 32;
+  MpProblem p(T, d, true);
+  for (auto _ : state) {
+    auto r = recall::ref::linear_attention(p.Q, p.K, p.V);
+    benchmark::DoNotOptimize(r.O.a.data());
+    benchmark::ClobberMemory();
+  }
+  set_mp_counter(state, T, d);
+}
+
+// Gated recurrence (A001-GATED-LINATTN): the state is scaled by exp(log a_t) every token, so it
+// carries full significands; MFLOP/s counts 4*T*dk*dv as above (the d*d scalings are extra work).
+void BM_mp_reference_gated(benchmark::State& state) {
+  recall::MpDigitsScope digits(50);
+  const std::size_t T = 256, d = 32;
+  MpProblem p(T, d);
+  for (auto _ : state) {
+    auto r = recall::ref::gated_linear_attention(p.Q, p.K, p.V, p.log_gates);
+    benchmark::DoNotOptimize(r.O.a.data());
+    benchmark::ClobberMemory();
+  }
+  set_mp_counter(state, T, d);
+}
+
+// The chunked form (forms.hpp, C = 64) performs ~2x the multiply-adds of the recurrence at this
+// shape (intra-chunk scores and outputs, inter-chunk read-out, state passing); MFLOP/s still
+// counts 4*T*dk*dv, so it reads as the recurrence-equivalent rate.
 void BM_mp_reference_chunked(benchmark::State& state) {
   recall::MpDigitsScope digits(50);
   const std::size_t T = 256, d = 32;
@@ -177,6 +217,8 @@ BENCHMARK(BM_chunked_f32)
     ->Unit(benchmark::kMillisecond)
     ->MinTime(0.5);
 BENCHMARK(BM_mp_reference)->Unit(benchmark::kMillisecond)->MinTime(1.0);
+BENCHMARK(BM_mp_reference_fullprec)->Unit(benchmark::kMillisecond)->MinTime(1.0);
+BENCHMARK(BM_mp_reference_gated)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 BENCHMARK(BM_mp_reference_chunked)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 
 BENCHMARK_MAIN();

@@ -51,10 +51,12 @@ template <class S> Matrix<S> linear_attention_sum(const Matrix<S>& Q, const Matr
   detail::check_qkv(Q, K, V, "linear_attention_sum");
   const std::size_t T = Q.rows, dk = K.cols, dv = V.cols;
   Matrix<S> O(T, dv);
+  const MulAddCtx<S> ctx;
+  S w;  // k_i^T q_t
   for (std::size_t t = 0; t < T; ++t)
     for (std::size_t i = 0; i <= t; ++i) {
-      S w = dot(K.row(i), Q.row(t), dk);
-      for (std::size_t j = 0; j < dv; ++j) muladd(O(t, j), w, V(i, j));
+      dot_into(w, K.row(i), Q.row(t), dk);
+      for (std::size_t j = 0; j < dv; ++j) muladd(O(t, j), w, V(i, j), ctx);
     }
   return O;
 }
@@ -116,17 +118,19 @@ Matrix<S> gated_linear_attention_sum(const Matrix<S>& Q, const Matrix<S>& K, con
   detail::check_log_gates(log_gates, Q.rows, "gated_linear_attention_sum");
   const std::size_t T = Q.rows, dk = K.cols, dv = V.cols;
   Matrix<S> O(T, dv);
+  const MulAddCtx<S> ctx;
+  Vector<S> s0q(S0 ? dv : 0);
   for (std::size_t t = 0; t < T; ++t) {
     S seg(0);  // sum_{j=i+1}^{t} log a_j, built as i decreases from t
     for (std::size_t ii = t + 1; ii-- > 0;) {
       if (ii < t) seg += log_gates[ii + 1];
       const S w = exp_log(seg) * dot(K.row(ii), Q.row(t), dk);
-      for (std::size_t j = 0; j < dv; ++j) muladd(O(t, j), w, V(ii, j));
+      for (std::size_t j = 0; j < dv; ++j) muladd(O(t, j), w, V(ii, j), ctx);
     }
     if (S0) {
       const S decay0 = exp_log(S(seg + log_gates[0]));  // prod_{j=1}^{t} a_j
-      Vector<S> s0q = matvec(*S0, Q.row(t));
-      for (std::size_t j = 0; j < dv; ++j) muladd(O(t, j), decay0, s0q[j]);
+      matvec_into(s0q.data(), *S0, Q.row(t));
+      for (std::size_t j = 0; j < dv; ++j) muladd(O(t, j), decay0, s0q[j], ctx);
     }
   }
   return O;
@@ -195,8 +199,8 @@ LinearAttentionResult<S> normalized_linear_attention(const Matrix<S>& PhiQ, cons
     const S den = dot(r.z.data(), PhiQ.row(t), dp);
     require(den != 0, "normalized_linear_attention: denominator z_t^T phi(q_t) is zero at token " + std::to_string(t + 1));
     r.denom[t] = den;
-    Vector<S> num = matvec(r.state, PhiQ.row(t));
-    for (std::size_t j = 0; j < dv; ++j) r.O(t, j) = num[j] / den;
+    matvec_into(r.O.row(t), r.state, PhiQ.row(t));  // numerator M_t phi(q_t), then divided in place
+    for (std::size_t j = 0; j < dv; ++j) r.O(t, j) /= den;
   }
   return r;
 }
@@ -210,13 +214,14 @@ Matrix<S> kernel_ratio_of_sums(const Matrix<S>& Q, const Matrix<S>& K, const Mat
   const std::size_t T = Q.rows, dv = V.cols;
   Matrix<S> O(T, dv);
   if (denominators) denominators->assign(T, S(0));
+  const MulAddCtx<S> ctx;
   for (std::size_t t = 0; t < T; ++t) {
     S den(0);
     Vector<S> num(dv, S(0));
     for (std::size_t j = 0; j <= t; ++j) {
       const S w = kappa(K.row(j), Q.row(t));
       den += w;
-      for (std::size_t c = 0; c < dv; ++c) muladd(num[c], w, V(j, c));
+      for (std::size_t c = 0; c < dv; ++c) muladd(num[c], w, V(j, c), ctx);
     }
     require(den != 0, "kernel_ratio_of_sums: denominator is zero at token " + std::to_string(t + 1));
     if (denominators) (*denominators)[t] = den;
@@ -231,10 +236,11 @@ Matrix<S> kernel_attention_unnormalized(const Matrix<S>& Q, const Matrix<S>& K, 
   detail::check_qkv(Q, K, V, "kernel_attention_unnormalized");
   const std::size_t T = Q.rows, dv = V.cols;
   Matrix<S> O(T, dv);
+  const MulAddCtx<S> ctx;
   for (std::size_t t = 0; t < T; ++t)
     for (std::size_t j = 0; j <= t; ++j) {
       const S w = kappa(K.row(j), Q.row(t));
-      for (std::size_t c = 0; c < dv; ++c) muladd(O(t, c), w, V(j, c));
+      for (std::size_t c = 0; c < dv; ++c) muladd(O(t, c), w, V(j, c), ctx);
     }
   return O;
 }
@@ -251,17 +257,18 @@ SsdResult<S> mamba2_ssd(const Matrix<S>& X, const Matrix<S>& B, const Matrix<S>&
   using boost::multiprecision::exp;
   const std::size_t T = X.rows, P = X.cols, N = B.cols;
   SsdResult<S> r{Matrix<S>(T, P), Matrix<S>(N, P)};
+  const MulAddCtx<S> ctx;
+  Vector<S> db(N);
   for (std::size_t t = 0; t < T; ++t) {
     require(delta[t] > 0, "mamba2_ssd: delta[" + std::to_string(t + 1) + "] must be positive");
     const S decay = exp(S(delta[t] * A));
     for (S& x : r.h.a) scale_inplace(x, decay);
-    Vector<S> db(N);
     for (std::size_t n = 0; n < N; ++n) db[n] = delta[t] * B(t, n);
     add_outer(r.h, db.data(), X.row(t));
     for (std::size_t p = 0; p < P; ++p) {
-      S acc(0);
-      for (std::size_t n = 0; n < N; ++n) muladd(acc, r.h(n, p), C(t, n));
-      r.Y(t, p) = acc;
+      S& acc = r.Y(t, p);  // y_t = h_t^T c_t
+      acc = 0;
+      for (std::size_t n = 0; n < N; ++n) muladd(acc, r.h(n, p), C(t, n), ctx);
     }
   }
   return r;

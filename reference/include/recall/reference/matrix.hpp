@@ -46,11 +46,12 @@ template <class S> Matrix<S> transpose(const Matrix<S>& m) {
 
 // y = M x into existing storage y[0..r) (M: r x c, x: c); no allocation
 template <class S> void matvec_into(S* y, const Matrix<S>& M, const S* x) {
+  const MulAddCtx<S> ctx;
   for (std::size_t i = 0; i < M.rows; ++i) {
     const S* r = M.row(i);
     S& acc = y[i];
     acc = 0;
-    for (std::size_t j = 0; j < M.cols; ++j) muladd(acc, r[j], x[j]);
+    for (std::size_t j = 0; j < M.cols; ++j) muladd(acc, r[j], x[j], ctx);
   }
 }
 template <class S> Vector<S> matvec(const Matrix<S>& M, const S* x) {
@@ -58,34 +59,43 @@ template <class S> Vector<S> matvec(const Matrix<S>& M, const S* x) {
   matvec_into(y.data(), M, x);
   return y;
 }
+// acc = x^T y into existing storage (no allocation)
+template <class S> void dot_into(S& acc, const S* x, const S* y, std::size_t n) {
+  const MulAddCtx<S> ctx;
+  acc = 0;
+  for (std::size_t i = 0; i < n; ++i) muladd(acc, x[i], y[i], ctx);
+}
 template <class S> S dot(const S* x, const S* y, std::size_t n) {
   S acc(0);
-  for (std::size_t i = 0; i < n; ++i) muladd(acc, x[i], y[i]);
+  dot_into(acc, x, y, n);
   return acc;
 }
 // M += c * a b^T  (rank-one update, a: rows, b: cols)
 template <class S> void add_outer(Matrix<S>& M, const S& c, const S* a, const S* b) {
+  const MulAddCtx<S> ctx;
   S ca;
   for (std::size_t i = 0; i < M.rows; ++i) {
     mul_into(ca, c, a[i]);
     S* r = M.row(i);
-    for (std::size_t j = 0; j < M.cols; ++j) muladd(r[j], ca, b[j]);
+    for (std::size_t j = 0; j < M.cols; ++j) muladd(r[j], ca, b[j], ctx);
   }
 }
 // M += a b^T
 template <class S> void add_outer(Matrix<S>& M, const S* a, const S* b) {
+  const MulAddCtx<S> ctx;
   for (std::size_t i = 0; i < M.rows; ++i) {
     S* r = M.row(i);
-    for (std::size_t j = 0; j < M.cols; ++j) muladd(r[j], a[i], b[j]);
+    for (std::size_t j = 0; j < M.cols; ++j) muladd(r[j], a[i], b[j], ctx);
   }
 }
 template <class S> Matrix<S> matmul(const Matrix<S>& A, const Matrix<S>& B) {
   if (A.cols != B.rows) throw std::invalid_argument("matmul: inner dimensions differ");
   Matrix<S> C(A.rows, B.cols);
+  const MulAddCtx<S> ctx;
   for (std::size_t i = 0; i < A.rows; ++i)
     for (std::size_t k = 0; k < A.cols; ++k) {
       const S& aik = A(i, k);
-      for (std::size_t j = 0; j < B.cols; ++j) muladd(C(i, j), aik, B(k, j));
+      for (std::size_t j = 0; j < B.cols; ++j) muladd(C(i, j), aik, B(k, j), ctx);
     }
   return C;
 }
@@ -94,18 +104,20 @@ template <class S> S frob_diff(const Matrix<S>& A, const Matrix<S>& B) {
   if (A.rows != B.rows || A.cols != B.cols) throw std::invalid_argument("frob_diff: shapes differ");
   using std::sqrt;
   using boost::multiprecision::sqrt;
+  const MulAddCtx<S> ctx;
   S acc(0), d;
   for (std::size_t i = 0; i < A.a.size(); ++i) {
     d = A.a[i] - B.a[i];
-    muladd(acc, d, d);
+    muladd(acc, d, d, ctx);
   }
   return sqrt(acc);
 }
 template <class S> S frob(const Matrix<S>& A) {
   using std::sqrt;
   using boost::multiprecision::sqrt;
+  const MulAddCtx<S> ctx;
   S acc(0);
-  for (const S& x : A.a) muladd(acc, x, x);
+  for (const S& x : A.a) muladd(acc, x, x, ctx);
   return sqrt(acc);
 }
 
