@@ -10,6 +10,7 @@
 #include <bit>
 #include <chrono>
 #include <cmath>
+#include <fstream>
 #include <limits>
 #include <sstream>
 #include <stdexcept>
@@ -648,6 +649,15 @@ TrainResult train(const TrainConfig& cfg) {
   r.final_params = std::move(P);
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return r;
+}
+
+void write_log_csv(const std::string& path, const TrainResult& r) {
+  std::ofstream f(path);
+  if (!f) throw std::runtime_error("write_log_csv: cannot open " + path);
+  f << "step,length,loss,accuracy\n";
+  f.precision(7);
+  for (std::size_t i = 0; i < r.log.size(); ++i) f << i + 1 << "," << r.log[i].len << "," << r.log[i].loss << "," << r.log[i].acc << "\n";
+  if (!f) throw std::runtime_error("write_log_csv: write failed for " + path);
 }
 
 // ---- instantiations ------------------------------------------------------------------------------

@@ -193,6 +193,10 @@ struct TrainResult {
 // arithmetic in fp32 (the listing's bf16 matmuls are not emulated).
 TrainResult train(const TrainConfig& cfg);
 
+// The per-step log as CSV: step (1-based), length, loss, batch accuracy. Throws std::runtime_error when the
+// file cannot be written.
+void write_log_csv(const std::string& path, const TrainResult& r);
+
 // Seeds of the two streams derived from cfg.seed (init: the model, data: the batches).
 std::uint64_t init_stream_seed(std::uint64_t seed);
 std::uint64_t data_stream_seed(std::uint64_t seed);
