@@ -49,6 +49,7 @@ void register_builtin_claims() {
   register_t3_a000_forms_claims(l);
   register_t3_a000_theory_claims(l);
   register_t3_softmax_claims(l);
+  register_t3_toy_train_claims(l);
 }
 
 ClaimRun run_claim(const Claim& c, const CheckConfig& cfg) {

@@ -13,4 +13,5 @@ void register_t2_a004_claims(Ledger& l);        // claims_t2_a004.cpp
 void register_t3_a000_forms_claims(Ledger& l);  // claims_t3_a000_forms.cpp (DeltaFormer forms, u-solve)
 void register_t3_a000_theory_claims(Ledger& l); // claims_t3_a000_theory.cpp (state exchange, toy code)
 void register_t3_softmax_claims(Ledger& l);     // claims_t3_softmax.cpp (softmax attention, NW, QKNorm)
+void register_t3_toy_train_claims(Ledger& l);   // claims_t3_toy_train.cpp (Listing 2 training harness)
 }  // namespace recall
