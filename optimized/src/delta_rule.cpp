@@ -1,5 +1,6 @@
 // Eigen CPU kernels of the delta-rule family; see recall/optimized/delta_rule.hpp.
 #include "recall/optimized/delta_rule.hpp"
+#include "kernel_support.hpp"
 
 #include <Eigen/Dense>
 
@@ -13,40 +14,11 @@
 namespace recall::opt {
 namespace {
 
-using Index = Eigen::Index;
-template <class T> using RowMat = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-template <class T> using Vec = Eigen::Matrix<T, Eigen::Dynamic, 1>;
-template <class T> using ConstMap = Eigen::Map<const RowMat<T>>;
-template <class T> using MutMap = Eigen::Map<RowMat<T>>;
+using namespace support;
 
 template <class T> void validate(const DeltaRuleArgs<T>& a, const char* who, bool chunked) {
-  auto fail = [&](const std::string& what) { throw std::invalid_argument(std::string(who) + ": " + what); };
-  if (a.B < 1) fail("B (batch) must be >= 1, got " + std::to_string(a.B));
-  if (a.H < 1) fail("H (heads) must be >= 1, got " + std::to_string(a.H));
-  if (a.T < 0) fail("T (tokens) must be >= 0, got " + std::to_string(a.T));
-  if (a.dk < 1) fail("dk (key width) must be >= 1, got " + std::to_string(a.dk));
-  if (a.dv < 1) fail("dv (value width) must be >= 1, got " + std::to_string(a.dv));
-  if (chunked && a.chunk < 1) fail("chunk (chunk size) must be >= 1, got " + std::to_string(a.chunk));
-  if (a.T > 0) {
-    if (!a.q) fail("q is null (required when T > 0)");
-    if (!a.k) fail("k is null (required when T > 0)");
-    if (!a.v) fail("v is null (required when T > 0)");
-    if (!a.beta) fail("beta is null (required when T > 0)");
-    if (!a.o) fail("o is null (required when T > 0)");
-  }
-}
-
-// Below log(min normal) Eigen's vectorised exp flushes (float) or clamps (double); such entries are
-// recomputed with std::exp, which gives exact 0 for -inf (as in linear_attention.cpp).
-template <class T> constexpr T exp_lo() { return sizeof(T) == 4 ? T(-87.0) : T(-708.0); }
-
-template <class T> inline void exp_row(const T* x, T* y, Index n) {
-  Eigen::Map<Eigen::Array<T, Eigen::Dynamic, 1>> Y(y, n);
-  Eigen::Map<const Eigen::Array<T, Eigen::Dynamic, 1>> X(x, n);
-  Y = X.exp();
-  if (X.minCoeff() < exp_lo<T>())
-    for (Index i = 0; i < n; ++i)
-      if (x[i] < exp_lo<T>()) y[i] = std::exp(x[i]);
+  validate_bhtd(a, who, chunked);
+  if (a.T > 0 && !a.beta) throw std::invalid_argument(std::string(who) + ": beta is null (required when T > 0)");
 }
 
 // x *= exp(b) for b <= 0, as a product of factors exp(lo) ... exp(rest) that are each normal numbers
