@@ -8,17 +8,14 @@ namespace recall {
 
 CaseOutcome run_case(const Implementation& impl, const CaseKnobs& knobs, const BudgetParams& p) {
   const OpSpec& o = op(impl.op);
-  const double u = unit_roundoff(impl.precision);
   TensorMap in = o.generate(knobs, impl.precision);
   o.validate(in);
-  Oracle oracle = compute_oracle(o, in, u);
-  TensorMap base = o.baseline(in, impl.precision);
-  TensorMap out = impl.run(in);
+  const Reference ref = make_reference(o, in, impl.precision, p);
   CaseOutcome c;
   c.knobs = knobs;
-  c.judgement = judge(oracle.y, out, base, u, budget_inputs(o, in), p);
-  c.oracle_agree_digits = oracle.agree_digits;
-  c.oracle_digits = oracle.digits;
+  c.judgement = judge(ref, impl.run(in), p);
+  c.oracle_agree_digits = ref.oracle.agree_digits;
+  c.oracle_digits = ref.oracle.digits;
   return c;
 }
 
@@ -40,28 +37,37 @@ std::vector<AgreementRow> run_agreement(bool quick, const std::string& op_filter
       op_rows[i].min_oracle_agree_digits = std::numeric_limits<double>::infinity();
     }
     for (const CaseKnobs& k : corner_cases(o.gated, quick)) {
-      for (Precision prec : {Precision::f32, Precision::f64}) {
-        // one oracle and one baseline per (case, precision), shared by every implementation
-        const double u = unit_roundoff(prec);
+      for (Precision prec : kAllPrecisions) {
+        bool any = false;
+        for (const auto* im : impls) any |= im->precision == prec;
+        if (!any) continue;
+        // one oracle, baseline and sensitivity per (case, precision), shared by every implementation
         TensorMap in = o.generate(k, prec);
         o.validate(in);
-        Oracle oracle = compute_oracle(o, in, u);
-        TensorMap base = o.baseline(in, prec);
-        const BudgetInputs bi = budget_inputs(o, in);
+        const Reference ref = make_reference(o, in, prec, p);
+        if (const std::string why = outside_storage_range(ref, in, prec); !why.empty()) {
+          // not a case of this storage format (its values overflow the format): counted, not judged
+          for (std::size_t i = 0; i < impls.size(); ++i)
+            if (impls[i]->precision == prec) {
+              ++op_rows[i].out_of_range_cases;
+              if (op_rows[i].out_of_range_example.empty()) op_rows[i].out_of_range_example = describe(k) + ": " + why;
+            }
+          continue;
+        }
         for (std::size_t i = 0; i < impls.size(); ++i) {
           if (impls[i]->precision != prec) continue;
           AgreementRow& r = op_rows[i];
           ++r.cases;
           Judgement j;
           try {
-            j = judge(oracle.y, impls[i]->run(in), base, u, bi, p);
+            j = judge(ref, impls[i]->run(in), p);
           } catch (const std::exception& e) {
             j.pass = false;
             j.margin = -std::numeric_limits<double>::infinity();
             j.detail = std::string("threw: ") + e.what();
           }
           if (!j.pass) ++r.failures;
-          r.min_oracle_agree_digits = std::min(r.min_oracle_agree_digits, oracle.agree_digits);
+          r.min_oracle_agree_digits = std::min(r.min_oracle_agree_digits, ref.oracle.agree_digits);
           // the reported case: the first failing one, else the one with the largest error
           const bool fail = !j.pass;
           if (r.cases == 1 || (fail && !reported_fail[i]) || (fail == reported_fail[i] && j.kernel.max_err_u > r.max_err_u)) {
@@ -73,14 +79,21 @@ std::vector<AgreementRow> run_agreement(bool quick, const std::string& op_filter
             r.kappa_solve = j.kappa_solve;
             r.worst_case = describe(k) + " | " + j.detail;
             r.worst_index = j.kernel.worst_output + j.kernel.worst_index;
+            r.token_rel_err_u = 0;
+            r.rel_rmse = 0;
+            for (const auto& oj : j.outputs) {
+              r.token_rel_err_u = std::max(r.token_rel_err_u, oj.token_rel_err_u);
+              r.rel_rmse = std::max(r.rel_rmse, oj.rel_rmse);
+            }
           }
           r.min_margin = std::min(r.min_margin, j.margin);
-          const double rel = j.budget_u * u;
+          const double rel = j.budget_rel;
           if (rel > r.max_budget_rel) {
             r.max_budget_rel = rel;
             r.weakest_case = describe(k) + " | " + j.detail;
           }
-          if (rel > weak_budget_rel) ++r.weak_cases;
+          if (rel > weak_budget_rel(prec)) ++r.weak_cases;
+          if (!j.discriminating) ++r.nondiscriminating_cases;
         }
       }
     }

@@ -7,6 +7,7 @@
 #include "recall/properties/ops.hpp"
 #include "recall/reference/matrix.hpp"
 
+#include <cmath>
 #include <cstdint>
 #include <initializer_list>
 #include <map>
@@ -53,8 +54,8 @@ inline Tensor tensor(std::vector<std::int64_t> shape, std::vector<double> data) 
   return t;
 }
 
-// The baseline at the working precision: f(float{}) or f(double{}).
-template <class Fn> TensorMap at_precision(Precision p, Fn&& f) { return p == Precision::f32 ? f(float{}) : f(double{}); }
+// The reference at a precision's accumulation scalar: f(double{}) for f64, f(float{}) otherwise.
+template <class Fn> TensorMap at_precision(Precision p, Fn&& f) { return p == Precision::f64 ? f(double{}) : f(float{}); }
 
 struct Dims {
   std::int64_t B, H, T, dk, dv;
@@ -113,6 +114,42 @@ inline void validate_s0(const TensorMap& in, const std::string& op, const Dims& 
 inline double seq_length(const TensorMap& in) {
   const Tensor& q = in.at("q");
   return static_cast<double>(q.shape[2] + q.shape[3]);
+}
+
+// ---- the budget's perturbation models (OpSpec::perturbed) ----
+// Random factors 1 + delta xi, xi = +-1, reproducible from the seed (splitmix64).
+class PerturbFactors {
+ public:
+  PerturbFactors(double delta, std::uint64_t seed) : delta_(delta), state_(seed) {}
+  double operator()() {
+    std::uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return ((z ^ (z >> 31)) & 1u) ? 1.0 + delta_ : 1.0 - delta_;
+  }
+
+ private:
+  double delta_;
+  std::uint64_t state_;
+};
+// The fast forms of the gated ops apply decays as exp of chunk-local cumulative log-gate sums
+// b_t = sum_{j=s}^{t} log a_j (chunks of `chunk` tokens), whose rounding is a relative error of b_t
+// itself, not of the single gates, and the errors of a recursive sum accumulate (systematically for
+// constant gates). Model: b'_t = (b'_{t-1} + g_t)(1 + delta xi_t), written back as per-token
+// log-gates g'_t = b'_t - b'_{t-1} (a zero gate, -inf, restarts the sum and stays -inf).
+inline void perturb_log_gate_cumsums(Tensor& g, std::int64_t chunk, PerturbFactors& f) {
+  const std::int64_t T = g.shape[2];
+  for (std::int64_t bh = 0; bh < g.shape[0] * g.shape[1]; ++bh) {
+    double* x = g.data.data() + bh * T;
+    double b = 0, prev = 0;
+    for (std::int64_t t = 0; t < T; ++t) {
+      if (t % chunk == 0) b = prev = 0;
+      if (std::isinf(x[t])) { b = prev = 0; continue; }
+      b = (b + x[t]) * f();  // the recursive sum's rounding, propagated (Monte-Carlo arithmetic)
+      x[t] = b - prev;
+      prev = b;
+    }
+  }
 }
 
 // ---- tensor declarations shared by the ops ----

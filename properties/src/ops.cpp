@@ -124,68 +124,6 @@ TensorMap gen_qkv(const CaseKnobs& k, Precision p, bool gated, bool normalized) 
   return m;
 }
 
-// ---- magnitudes for the budget's condition term ----
-TensorMap abs_inputs(const TensorMap& in, bool keep_gates) {
-  TensorMap a = in;
-  for (auto& [name, t] : a)
-    if (!(keep_gates && name == "log_gate"))
-      for (double& x : t.data) x = std::fabs(x);
-  return a;
-}
-
-// Gated magnitude: A(o_t) = sum_i w(seg(i,t)) |k_i|.|q_t| |v_i| + w(L_t) |S0| |q_t|, w(s) = max(1,|s|) e^s,
-// and the same for the final state; evaluated directly (closed sums) in double.
-TensorMap gated_magnitude(const TensorMap& in) {
-  const std::string opn = "gated_linear_attention";
-  const Dims d = dims_of(in, opn);
-  TensorMap out;
-  out["o"] = make_out<Tensor>({d.B, d.H, d.T, d.dv});
-  out["s_final"] = make_out<Tensor>({d.B, d.H, d.dv, d.dk});
-  const bool has_s0 = in.count("s0") > 0;
-  auto w = [](double seg) { return std::isinf(seg) ? 0.0 : std::max(1.0, std::fabs(seg)) * std::exp(seg); };
-  for (std::int64_t b = 0; b < d.B; ++b)
-    for (std::int64_t h = 0; h < d.H; ++h) {
-      auto [Q, K, V] = slice_qkv<double>(in, opn, d, b, h);
-      auto G = slice_vec<double>(get(in, "log_gate", opn), b, h, d.T);
-      Matrix<double> S0(d.dv, d.dk);
-      if (has_s0) S0 = slice<double>(in.at("s0"), b, h, d.dv, d.dk);
-      for (double& x : Q.a) x = std::fabs(x);
-      for (double& x : K.a) x = std::fabs(x);
-      for (double& x : V.a) x = std::fabs(x);
-      for (double& x : S0.a) x = std::fabs(x);
-      Matrix<double> O(d.T, d.dv), S(d.dv, d.dk);
-      for (std::int64_t t = 0; t <= d.T; ++t) {  // t == T: the final state
-        const bool state = t == d.T;
-        const std::int64_t tt = state ? d.T - 1 : t;
-        double seg = 0;
-        for (std::int64_t i = tt; i >= 0; --i) {
-          if (i < tt) seg += G[i + 1];
-          const double wi = w(seg);
-          if (wi == 0) break;
-          if (state) {
-            for (std::int64_t r = 0; r < d.dv; ++r)
-              for (std::int64_t c = 0; c < d.dk; ++c) S(r, c) += wi * V(i, r) * K(i, c);
-          } else {
-            double kq = 0;
-            for (std::int64_t c = 0; c < d.dk; ++c) kq += K(i, c) * Q(tt, c);
-            for (std::int64_t r = 0; r < d.dv; ++r) O(tt, r) += wi * kq * V(i, r);
-          }
-        }
-        if (has_s0) {
-          const double w0 = w(seg + G[0]);
-          for (std::int64_t r = 0; r < d.dv; ++r)
-            for (std::int64_t c = 0; c < d.dk; ++c) {
-              if (state) S(r, c) += w0 * S0(r, c);
-              else O(tt, r) += w0 * S0(r, c) * Q(tt, c);
-            }
-        }
-      }
-      put(out["o"], b, h, O.a);
-      put(out["s_final"], b, h, S.a);
-    }
-  return out;
-}
-
 std::vector<OpSpec> build_ops() {
   std::vector<OpSpec> v;
   const std::vector<TensorDecl> la_in = qkv_inputs(), la_out = state_outputs();
@@ -202,7 +140,6 @@ std::vector<OpSpec> build_ops() {
       return at_precision(p, [&](auto s) { return eval_linear<decltype(s), Tensor>(in, "linear_attention", false); });
     };
     op.generate = [](const CaseKnobs& k, Precision p) { return gen_qkv(k, p, false, false); };
-    op.magnitude = [](const TensorMap& in) { return eval_linear<double, Tensor>(abs_inputs(in, false), "linear_attention", false); };
     op.accumulation_length = seq_length;
     v.push_back(op);
   }
@@ -221,7 +158,13 @@ std::vector<OpSpec> build_ops() {
       return at_precision(p, [&](auto s) { return eval_linear<decltype(s), Tensor>(in, "gated_linear_attention", true); });
     };
     op.generate = [](const CaseKnobs& k, Precision p) { return gen_qkv(k, p, true, false); };
-    op.magnitude = gated_magnitude;
+    // the chunk-local log-gate sums of the fast forms perturbed (op_support.hpp), chunks of 64
+    op.perturbed = [](const TensorMap& in, double, double delta_a, std::uint64_t seed) {
+      TensorMap x = in;
+      PerturbFactors f(delta_a, seed);  // cumulative sums: accumulation precision
+      perturb_log_gate_cumsums(x.at("log_gate"), 64, f);
+      return eval_linear<double, Tensor>(x, "gated_linear_attention", true);
+    };
     op.accumulation_length = seq_length;
     v.push_back(op);
   }
@@ -244,13 +187,6 @@ std::vector<OpSpec> build_ops() {
       return at_precision(p, [&](auto s) { return eval_normalized<decltype(s), Tensor>(in, "normalized_linear_attention"); });
     };
     op.generate = [](const CaseKnobs& k, Precision p) { return gen_qkv(k, p, false, true); };
-    // phi >= 0 and z0 >= 0: the denominators are sums of non-negative terms, so the magnitude of
-    // y = num/den is A(num)/den + |y| <= 2 A(num)/den (|v|, |s0| in place of v, s0).
-    op.magnitude = [](const TensorMap& in) {
-      TensorMap a = eval_normalized<double, Tensor>(abs_inputs(in, false), "normalized_linear_attention");
-      for (double& x : a["o"].data) x *= 2;
-      return a;
-    };
     op.accumulation_length = seq_length;
     v.push_back(op);
   }

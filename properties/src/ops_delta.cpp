@@ -67,10 +67,12 @@ TensorMap gen_delta(const CaseKnobs& k, Precision p, bool gated) {
       double n2 = 0;
       for (int j = 0; j < k.dk; ++j) {
         double& x = ki[static_cast<std::size_t>(t) * k.dk + j];
-        if (p == Precision::f32) x = static_cast<float>(x);
+        x = round_value(x, p);
         n2 += x * x;
       }
-      beta.push_back(n2 > 0 ? ri[t] / n2 : ri[t]);
+      // a near-zero key in a 16-bit format: beta = r / ||k||^2 beyond the format's range is clamped
+      // to its largest value (then beta ||k||^2 < r: still a legal, non-expansive step)
+      beta.push_back(std::min(n2 > 0 ? ri[t] / n2 : ri[t], max_finite(p)));
     }
     q.insert(q.end(), qi.begin(), qi.end());
     kk.insert(kk.end(), ki.begin(), ki.end());
@@ -98,93 +100,6 @@ TensorMap gen_delta(const CaseKnobs& k, Precision p, bool gated) {
   return m;
 }
 
-double norm2(const double* x, std::int64_t n) {
-  double s = 0;
-  for (std::int64_t i = 0; i < n; ++i) s += x[i] * x[i];
-  return std::sqrt(s);
-}
-
-// ---- magnitude for the budget's condition term ----
-// The delta rule is not a sum of positive products (the transitions I - beta k k^T have negative
-// entries and cancel by design), so the |inputs| evaluation of the linear-attention ops does not
-// bound its rounding errors: run on absolute values it grows like (1 + beta |k|^2)^T. Instead a
-// norm-wise first-order bound, evaluated in double along the sequence:
-//   step t forms alpha S_{t-1}, beta (alpha S_{t-1} k) k^T and beta v k^T, so its rounding error
-//   is a perturbation F_t with ||F_t||_F <~ gamma u g_t,
-//       g_t = alpha_t ||S_{t-1}||_F (1 + |beta_t| ||k_t||^2) + |beta_t| ||v_t|| ||k_t||
-//   (gamma: the inner-product length, the budget's lambda sqrt(m)). A perturbation of S_t reaches
-//   S_s as F_t P_{t+1} ... P_s with P_j = alpha_j (I - beta_j k_j k_j^T), and
-//   ||X P_j||_F <= ||X||_F ||P_j||_2, ||P_j||_2 = rho_j = alpha_j max(1, |1 - beta_j ||k_j||^2|).
-//   Hence ||computed S_s - S_s||_F <~ gamma u E_s with the running bound
-//       E_0 = 0,   E_t = rho_t E_{t-1} + g_t.
-//   Non-expansive steps (0 <= beta |k|^2 <= 2) have rho_t <= alpha_t <= 1: E grows at most
-//   linearly in T and never exponentially; only expansive steps (beta |k|^2 > 2) amplify, and they
-//   amplify the exact solution's sensitivity to the inputs by the same factor (a genuine
-//   ill-conditioning, not an artefact of the bound). A zero gate resets E (rho = 0, g = |beta||v||k|).
-//   Gated: the fast forms apply the decay of a span as exp of a log-space segment sum
-//   seg(i,t) = sum_{j=i+1}^{t} log alpha_j (all terms <= 0, so |seg| = sum |log alpha_j|); its
-//   rounding error ~ u |seg| becomes a relative error u |seg| of the decay factor (the same
-//   max(1, |seg|) weight as gated_magnitude in ops.cpp). So each term of E is weighted by
-//   (1 + |seg|): E_t = P_t + Q_t with P the plain running bound and Q its |seg|-weighted
-//   companion, |seg(i,t)| = |seg(i,t-1)| + |log alpha_t|:
-//       P_t = rho_t P_{t-1} + g_t,   Q_t = rho_t (Q_{t-1} + |log alpha_t| P_{t-1}) + |log alpha_t| ga_t
-//   (ga_t: the part of g_t that carries alpha_t, whose chunk decay exp(b_t) includes log alpha_t).
-//   A zero gate (log alpha = -inf) resets P and Q before g_t is added (no inf * 0).
-//   Read-out o_t = S_t q_t: |error| <~ gamma u (E_t + ||S_t||_F) ||q_t||_2.
-// Each element's magnitude is the (b,h,t) norm bound (a componentwise error is at most the
-// norm-wise one). ||S_t||_F is of the exact (double) state. The triangular chunk systems of the fast
-// forms are accounted for separately (condition, below).
-TensorMap delta_magnitude(const TensorMap& in, const std::string& op, bool gated) {
-  const Dims d = dims_of(in, op);
-  TensorMap out;
-  out["o"] = make_out<Tensor>({d.B, d.H, d.T, d.dv});
-  out["s_final"] = make_out<Tensor>({d.B, d.H, d.dv, d.dk});
-  const bool has_s0 = in.count("s0") > 0;
-  const Tensor& tq = in.at("q");
-  const Tensor& tk = in.at("k");
-  const Tensor& tv = in.at("v");
-  const Tensor& tb = in.at("beta");
-  const Tensor* tg = gated ? &in.at("log_alpha") : nullptr;
-  std::vector<double> S(static_cast<std::size_t>(d.dv * d.dk)), p(static_cast<std::size_t>(d.dv));
-  for (std::int64_t bh = 0; bh < d.B * d.H; ++bh) {
-    if (has_s0) std::copy_n(in.at("s0").data.begin() + bh * d.dv * d.dk, d.dv * d.dk, S.begin());
-    else std::fill(S.begin(), S.end(), 0.0);
-    double P = 0, Qw = 0;
-    for (std::int64_t t = 0; t < d.T; ++t) {
-      const std::size_t row = static_cast<std::size_t>(bh * d.T + t);
-      const double* q = tq.data.data() + row * d.dk;
-      const double* k = tk.data.data() + row * d.dk;
-      const double* v = tv.data.data() + row * d.dv;
-      const double b = tb.data[row];
-      const double la = tg ? tg->data[row] : 0.0;
-      const double al = std::exp(la);
-      const double nk = norm2(k, d.dk), nv = norm2(v, d.dv), nS = norm2(S.data(), d.dv * d.dk);
-      const double rho = al * std::max(1.0, std::fabs(1.0 - b * nk * nk));
-      const double ga = al * nS * (1.0 + std::fabs(b) * nk * nk);
-      const double g = ga + std::fabs(b) * nv * nk;
-      if (al == 0) {
-        P = g;
-        Qw = 0;
-      } else {
-        Qw = rho * (Qw + std::fabs(la) * P) + std::fabs(la) * ga;
-        P = rho * P + g;
-      }
-      const double E = P + Qw;
-      // exact step in double: S <- al S + b (v - al S k) k^T
-      for (std::int64_t r = 0; r < d.dv; ++r) {
-        double s = 0;
-        for (std::int64_t c = 0; c < d.dk; ++c) s += S[r * d.dk + c] * k[c];
-        p[r] = b * (v[r] - al * s);
-      }
-      for (std::int64_t r = 0; r < d.dv; ++r)
-        for (std::int64_t c = 0; c < d.dk; ++c) S[r * d.dk + c] = al * S[r * d.dk + c] + p[r] * k[c];
-      const double a_o = (E + norm2(S.data(), d.dv * d.dk)) * norm2(q, d.dk);
-      std::fill_n(out["o"].data.begin() + row * d.dv, d.dv, a_o);
-    }
-    std::fill_n(out["s_final"].data.begin() + bh * d.dv * d.dk, d.dv * d.dk, P + Qw);
-  }
-  return out;
-}
 
 // Largest chunk size registered (cpu.chunked.c64*): the systems whose condition is reported.
 constexpr std::int64_t kSolveChunk = 64;
@@ -227,6 +142,139 @@ std::pair<double, double> delta_condition(const TensorMap& in, const std::string
   return {worst, static_cast<double>(std::min(kSolveChunk, d.T))};
 }
 
+// The budget's backward-error model of the chunked kernels (budget.hpp, OpSpec::perturbed): the
+// recurrence S <- a S + e k^T, e = beta (v - a S k), o = S q evaluated in double with the
+// chunk-local log-gate sums perturbed (perturb_log_gate_cumsums), every correction e_t multiplied by (1 + delta xi) (the corrected values a chunked kernel stores as a
+// matmul operand) and the state multiplied by (1 + delta xi) at each chunk boundary (the chunk
+// state a kernel casts for its matmuls), chunks of kSolveChunk tokens. The chunk systems' own
+// forward error is charged separately (delta_solve_magnitude, OpSpec::solve_magnitude).
+TensorMap delta_perturbed(const TensorMap& in, const std::string& op, bool gated, double delta_s, double delta_a, std::uint64_t seed) {
+  const Dims d = dims_of(in, op);
+  PerturbFactors fac(delta_s, seed), fac_a(delta_a, seed ^ 0x5bd1e995u);
+  Tensor gp;
+  if (gated) {
+    gp = in.at("log_alpha");
+    perturb_log_gate_cumsums(gp, kSolveChunk, fac_a);  // accumulations: delta_a
+  }
+  TensorMap out;
+  out["o"] = make_out<Tensor>({d.B, d.H, d.T, d.dv});
+  out["s_final"] = make_out<Tensor>({d.B, d.H, d.dv, d.dk});
+  const bool has_s0 = in.count("s0") > 0;
+  const Tensor &tq = in.at("q"), &tk = in.at("k"), &tv = in.at("v"), &tb = in.at("beta");
+  const Tensor* tg = gated ? &gp : nullptr;
+  const std::size_t dk = static_cast<std::size_t>(d.dk), dv = static_cast<std::size_t>(d.dv);
+  std::vector<double> S(dv * dk), e(dv);
+  for (std::int64_t bh = 0; bh < d.B * d.H; ++bh) {
+    if (has_s0) std::copy_n(in.at("s0").data.begin() + bh * d.dv * d.dk, dv * dk, S.begin());
+    else std::fill(S.begin(), S.end(), 0.0);
+    for (std::int64_t t = 0; t < d.T; ++t) {
+      const std::size_t row = static_cast<std::size_t>(bh * d.T + t);
+      const double* q = tq.data.data() + row * dk;
+      const double* k = tk.data.data() + row * dk;
+      const double* v = tv.data.data() + row * dv;
+      const double a = tg ? std::exp(tg->data[row]) : 1.0, b = tb.data[row];
+      for (std::size_t r = 0; r < dv; ++r) {
+        double p = 0;
+        for (std::size_t c = 0; c < dk; ++c) p += S[r * dk + c] * k[c];
+        e[r] = b * (v[r] - a * p) * fac();
+      }
+      for (std::size_t r = 0; r < dv; ++r)
+        for (std::size_t c = 0; c < dk; ++c) S[r * dk + c] = a * S[r * dk + c] + e[r] * k[c];
+      for (std::size_t r = 0; r < dv; ++r) {
+        double o = 0;
+        for (std::size_t c = 0; c < dk; ++c) o += S[r * dk + c] * q[c];
+        out["o"].data[row * dv + r] = o;
+      }
+      if ((t + 1) % kSolveChunk == 0)
+        for (double& x : S) x *= fac();
+    }
+    std::copy(S.begin(), S.end(), out["s_final"].data.begin() + bh * d.dv * d.dk);
+  }
+  return out;
+}
+
+// First-order propagation of the chunk solves' forward error through the actual computation (the
+// budget's solve term, OpSpec::solve_magnitude). Forward substitution on a chunk system L D = R is
+// componentwise backward stable, so |D^ - D| <= gamma_n |L^-1| |L| |D| (Higham, Thm 8.5); that error
+// reaches o_t through (Q K^T (.) G) D and the state through D^T diag(G_e) K, and later chunks through
+// the decayed state. Returned per output element in units of n u: the budget multiplies by n u_a.
+// The exact chunk-start states come from the sequential recurrence (double).
+TensorMap delta_solve_magnitude(const TensorMap& in, const std::string& op, bool gated) {
+  using M = Eigen::MatrixXd;
+  const Dims d = dims_of(in, op);
+  TensorMap out;
+  out["o"] = make_out<Tensor>({d.B, d.H, d.T, d.dv});
+  out["s_final"] = make_out<Tensor>({d.B, d.H, d.dv, d.dk});
+  const bool has_s0 = in.count("s0") > 0;
+  const Tensor &tq = in.at("q"), &tk = in.at("k"), &tv = in.at("v"), &tb = in.at("beta");
+  const Tensor* tg = gated ? &in.at("log_alpha") : nullptr;
+  const std::int64_t dk = d.dk, dv = d.dv;
+  for (std::int64_t bh = 0; bh < d.B * d.H; ++bh) {
+    M S = M::Zero(dv, dk), E = M::Zero(dv, dk);
+    if (has_s0)
+      for (std::int64_t r = 0; r < dv; ++r)
+        for (std::int64_t c = 0; c < dk; ++c) S(r, c) = in.at("s0").data[(bh * dv + r) * dk + c];
+    auto K = [&](std::int64_t t, std::int64_t c) { return tk.data[(bh * d.T + t) * dk + c]; };
+    auto Q = [&](std::int64_t t, std::int64_t c) { return tq.data[(bh * d.T + t) * dk + c]; };
+    auto lg = [&](std::int64_t t) { return tg ? tg->data[bh * d.T + t] : 0.0; };
+    for (std::int64_t s = 0; s < d.T; s += kSolveChunk) {
+      const std::int64_t n = std::min(kSolveChunk, d.T - s);
+      // G(t,i) = exp(sum_{j=i+1}^{t} log a_j), eb(t) = exp(sum_{j=s}^{t} log a_j)
+      M G = M::Zero(n, n);
+      std::vector<double> eb(static_cast<std::size_t>(n));
+      for (std::int64_t t = 0; t < n; ++t) {
+        double seg = 0;
+        G(t, t) = 1;
+        for (std::int64_t i = t - 1; i >= 0; --i) {
+          seg += lg(s + i + 1);
+          G(t, i) = std::exp(seg);
+        }
+        eb[t] = std::exp(seg + lg(s));
+      }
+      M L = M::Identity(n, n), R(n, dv);
+      for (std::int64_t t = 0; t < n; ++t) {
+        const double bt = tb.data[bh * d.T + s + t];
+        for (std::int64_t i = 0; i < t; ++i) {
+          double kk = 0;
+          for (std::int64_t c = 0; c < dk; ++c) kk += K(s + t, c) * K(s + i, c);
+          L(t, i) = bt * G(t, i) * kk;
+        }
+        for (std::int64_t r = 0; r < dv; ++r) {
+          double sk = 0;
+          for (std::int64_t c = 0; c < dk; ++c) sk += S(r, c) * K(s + t, c);
+          R(t, r) = bt * (tv.data[(bh * d.T + s + t) * dv + r] - eb[t] * sk);
+        }
+      }
+      const M Linv = L.triangularView<Eigen::UnitLower>().solve(M::Identity(n, n));
+      const M D = Linv * R;
+      const M C = Linv.cwiseAbs() * (L.cwiseAbs() * D.cwiseAbs());  // |D^ - D| <= n u C
+      for (std::int64_t t = 0; t < n; ++t)
+        for (std::int64_t r = 0; r < dv; ++r) {
+          double a = 0;
+          for (std::int64_t i = 0; i <= t; ++i) {
+            double qk = 0;
+            for (std::int64_t c = 0; c < dk; ++c) qk += Q(s + t, c) * K(s + i, c);
+            a += std::fabs(G(t, i) * qk) * C(i, r);
+          }
+          for (std::int64_t c = 0; c < dk; ++c) a += eb[t] * E(r, c) * std::fabs(Q(s + t, c));
+          out["o"].data[(bh * d.T + s + t) * dv + r] = a;
+        }
+      // state: S <- e^{b_e} S + D^T diag(G_e) K, and the same for the error magnitude
+      E *= eb[n - 1];
+      S *= eb[n - 1];
+      for (std::int64_t i = 0; i < n; ++i)
+        for (std::int64_t r = 0; r < dv; ++r)
+          for (std::int64_t c = 0; c < dk; ++c) {
+            E(r, c) += C(i, r) * std::fabs(G(n - 1, i) * K(s + i, c));
+            S(r, c) += D(i, r) * G(n - 1, i) * K(s + i, c);
+          }
+    }
+    for (std::int64_t r = 0; r < dv; ++r)
+      for (std::int64_t c = 0; c < dk; ++c) out["s_final"].data[(bh * dv + r) * dk + c] = E(r, c);
+  }
+  return out;
+}
+
 // m: the inner products of one step have length dk; the fast forms' within-chunk sums have length
 // up to the chunk size.
 double delta_length(const TensorMap& in) {
@@ -253,9 +301,10 @@ void add_delta_ops(std::vector<OpSpec>& v) {
       return at_precision(p, [&](auto s) { return eval_delta<decltype(s), Tensor>(in, "delta_rule", false); });
     };
     op.generate = [](const CaseKnobs& k, Precision p) { return gen_delta(k, p, false); };
-    op.magnitude = [](const TensorMap& in) { return delta_magnitude(in, "delta_rule", false); };
     op.accumulation_length = delta_length;
     op.condition = [](const TensorMap& in) { return delta_condition(in, "delta_rule", false); };
+    op.solve_magnitude = [](const TensorMap& in) { return delta_solve_magnitude(in, "delta_rule", false); };
+    op.perturbed = [](const TensorMap& in, double ds, double da, std::uint64_t seed) { return delta_perturbed(in, "delta_rule", false, ds, da, seed); };
     v.push_back(op);
   }
   {
@@ -273,9 +322,10 @@ void add_delta_ops(std::vector<OpSpec>& v) {
       return at_precision(p, [&](auto s) { return eval_delta<decltype(s), Tensor>(in, "gated_delta_rule", true); });
     };
     op.generate = [](const CaseKnobs& k, Precision p) { return gen_delta(k, p, true); };
-    op.magnitude = [](const TensorMap& in) { return delta_magnitude(in, "gated_delta_rule", true); };
     op.accumulation_length = delta_length;
     op.condition = [](const TensorMap& in) { return delta_condition(in, "gated_delta_rule", true); };
+    op.solve_magnitude = [](const TensorMap& in) { return delta_solve_magnitude(in, "gated_delta_rule", true); };
+    op.perturbed = [](const TensorMap& in, double ds, double da, std::uint64_t seed) { return delta_perturbed(in, "gated_delta_rule", true, ds, da, seed); };
     v.push_back(op);
   }
 }

@@ -73,39 +73,11 @@ template <class S, class Out> std::map<std::string, Out> eval_softmax(const Tens
 }
 
 // Logit magnitude |s| sum_c |x_c y_c| (the absolute dot product): a rounding error of the logit is
-// at most about dk u times this, and it enters a weight exp(logit - lse) as a relative error.
+// at most about dk u times this (it sets n of the u-solve's condition report below).
 double abs_logit(const double* x, const double* y, std::int64_t n, double s) {
   double a = 0;
   for (std::int64_t c = 0; c < n; ++c) a += std::fabs(x[c] * y[c]);
   return std::fabs(s) * a;
-}
-
-// Magnitude of o_t: sum_i p_ti |v_i| max(1, |l|_ti), the convex combination of |v| with each term
-// weighted by its logit's absolute magnitude (the amplification of the logit's rounding error).
-TensorMap softmax_magnitude(const TensorMap& in) {
-  const std::string op = "softmax_attention";
-  const Dims d = dims_of(in, op);
-  const double s = scale_of(in, d);
-  TensorMap out;
-  out["o"] = make_out<Tensor>({d.B, d.H, d.T, d.dv});
-  for (std::int64_t b = 0; b < d.B; ++b)
-    for (std::int64_t h = 0; h < d.H; ++h) {
-      auto [Q, K, V] = slice_qkv<double>(in, op, d, b, h);
-      Matrix<double> A(d.T, d.dv);
-      for (std::int64_t t = 0; t < d.T; ++t) {
-        std::vector<double> z(t + 1);
-        double mx = -INFINITY;
-        for (std::int64_t i = 0; i <= t; ++i) { z[i] = s * ref::dot(Q.row(t), K.row(i), d.dk); mx = std::max(mx, z[i]); }
-        double den = 0;
-        for (std::int64_t i = 0; i <= t; ++i) den += std::exp(z[i] - mx);
-        for (std::int64_t i = 0; i <= t; ++i) {
-          const double w = std::exp(z[i] - mx) / den * std::max(1.0, abs_logit(Q.row(t), K.row(i), d.dk, s));
-          for (std::int64_t c = 0; c < d.dv; ++c) A(t, c) += w * std::fabs(V(i, c));
-        }
-      }
-      put(out["o"], b, h, A.a);
-    }
-  return out;
 }
 
 // ---- DeltaFormer ----
@@ -124,6 +96,58 @@ template <class S, class Out> std::map<std::string, Out> eval_deltaformer(const 
       auto r = ref::deltaformer(Q, K, V, beta, scale, normalized);
       put(out["u"], b, h, r.U.a);
       put(out["o"], b, h, r.O.a);
+    }
+  return out;
+}
+
+// The u-solve's backward-error model for the budget's sensitivity (budget.hpp), in double: every
+// entry of the system A_ti and of the read-out weights w_ti is multiplied by (1 + delta xi), every
+// partial sum of the substitution and of the read-out by (1 + delta_a xi) (their accumulation's
+// rounding), and every stored u_t by (1 + delta xi)
+// before it is reused (forward substitution is componentwise backward
+// stable with respect to independent relative perturbations of L; a tensor-core kernel also rounds
+// A, w and the stored u to its storage format). The inputs themselves are perturbed by the caller.
+TensorMap df_perturbed(const TensorMap& in, const std::string& op, bool normalized, double delta, double delta_a, std::uint64_t seed) {
+  const Dims d = dims_of(in, op);
+  const double s = scale_of(in, d);
+  std::uint64_t st = seed;
+  auto sign = [&st]() {
+    std::uint64_t z = (st += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return ((z ^ (z >> 31)) & 1u) ? 1.0 : -1.0;
+  };
+  TensorMap out;
+  out["u"] = make_out<Tensor>({d.B, d.H, d.T, d.dv});
+  out["o"] = make_out<Tensor>({d.B, d.H, d.T, d.dv});
+  const std::size_t T = static_cast<std::size_t>(d.T), dv = static_cast<std::size_t>(d.dv);
+  for (std::int64_t b = 0; b < d.B; ++b)
+    for (std::int64_t h = 0; h < d.H; ++h) {
+      auto [Q, K, V] = slice_qkv<double>(in, op, d, b, h);
+      Vector<double> beta;
+      if (in.count("beta")) beta = slice_vec<double>(in.at("beta"), b, h, d.T);
+      const Matrix<double> A = ref::deltaformer_system(K, beta, s, normalized);
+      Matrix<double> U(T, dv), O(T, dv);
+      for (std::size_t t = 0; t < T; ++t) {
+        for (std::size_t c = 0; c < dv; ++c) U(t, c) = V(t, c);
+        for (std::size_t i = 0; i < t; ++i) {  // each term and each partial sum perturbed (the summation's rounding)
+          const double a = A(t, i) * (1 + delta * sign()), f = 1 + delta_a * sign();
+          for (std::size_t c = 0; c < dv; ++c) U(t, c) = (U(t, c) - a * U(i, c)) * f;
+        }
+        for (std::size_t c = 0; c < dv; ++c) U(t, c) *= 1 + delta * sign();
+      }
+      std::vector<double> w(T);
+      for (std::size_t t = 0; t < T; ++t) {
+        double mx = -INFINITY, sum = 0;
+        for (std::size_t i = 0; i <= t; ++i) mx = std::max(mx, w[i] = s * ref::dot(Q.row(t), K.row(i), d.dk));
+        for (std::size_t i = 0; i <= t; ++i) sum += std::exp(w[i] - mx);
+        for (std::size_t i = 0; i <= t; ++i) {
+          const double wi = (normalized ? std::exp(w[i] - mx) / sum : std::exp(w[i])) * (1 + delta * sign()), f = 1 + delta_a * sign();
+          for (std::size_t c = 0; c < dv; ++c) O(t, c) = (O(t, c) + wi * U(i, c)) * f;
+        }
+      }
+      put(out["u"], b, h, U.a);
+      put(out["o"], b, h, O.a);
     }
   return out;
 }
@@ -183,24 +207,6 @@ std::pair<double, double> df_condition(const TensorMap& in, const std::string& o
       n = std::max(n, static_cast<double>(d.T) + static_cast<double>(d.dk + 2) * std::max(1.0, r.labs));
     }
   return {kappa, n};
-}
-
-// Magnitudes: u is covered by the solve term (|U|: kappa 1); o = M U is a sum of T products:
-// |M| |U| with each term weighted by max(1, |l|) as for softmax attention.
-TensorMap df_magnitude(const TensorMap& in, const std::string& op, bool normalized) {
-  const Dims d = dims_of(in, op);
-  TensorMap out;
-  out["u"] = make_out<Tensor>({d.B, d.H, d.T, d.dv});
-  out["o"] = make_out<Tensor>({d.B, d.H, d.T, d.dv});
-  for (std::int64_t b = 0; b < d.B; ++b)
-    for (std::int64_t h = 0; h < d.H; ++h) {
-      DfHead r = df_head(in, op, normalized, b, h);
-      Matrix<double> Mw = absm(r.M);
-      for (double& x : Mw.a) x *= std::max(1.0, r.labs);
-      put(out["u"], b, h, absm(r.U).a);
-      put(out["o"], b, h, ref::matmul(Mw, absm(r.U)).a);
-    }
-  return out;
 }
 
 // ---- generators ----
@@ -288,7 +294,6 @@ void add_softmax_ops(std::vector<OpSpec>& v) {
       return at_precision(p, [&](auto s) { return eval_softmax<decltype(s), Tensor>(in); });
     };
     op.generate = gen_softmax;
-    op.magnitude = softmax_magnitude;
     op.accumulation_length = seq_length;
     v.push_back(op);
   }
@@ -310,9 +315,11 @@ void add_softmax_ops(std::vector<OpSpec>& v) {
       return at_precision(p, [&](auto s) { return eval_deltaformer<decltype(s), Tensor>(in, name, normalized); });
     };
     op.generate = [normalized](const CaseKnobs& k, Precision p) { return gen_deltaformer(k, p, normalized); };
-    op.magnitude = [name, normalized](const TensorMap& in) { return df_magnitude(in, name, normalized); };
     op.accumulation_length = seq_length;
     op.condition = [name, normalized](const TensorMap& in) { return df_condition(in, name, normalized); };
+    op.perturbed = [name, normalized](const TensorMap& in, double delta, double delta_a, std::uint64_t seed) {
+      return df_perturbed(in, name, normalized, delta, delta_a, seed);
+    };
     op.gated = true;  // the gate knobs generate beta
     v.push_back(op);
   }

@@ -90,7 +90,28 @@ void register_builtin_implementations() {
   add_cpu<double>(r, Precision::f64);
   register_delta_implementations(r);
   register_softmax_implementations(r);
+  register_half_storage_twins(r);
   register_gpu_implementations(r);
+}
+
+void register_half_storage_twins(Registry& r) {
+  std::vector<Implementation> twins;
+  for (const Implementation& i : r.all()) {
+    if (i.precision != Precision::f32 || i.device != "cpu") continue;
+    for (Precision p : {Precision::bf16, Precision::f16}) {
+      bool have = false;
+      for (const Implementation& j : r.all()) have |= j.op == i.op && j.name == i.name && j.precision == p;
+      if (have) continue;
+      twins.push_back({i.op, i.name, i.device, p,
+                       [run = i.run, p](const TensorMap& in) {
+                         TensorMap out = run(in);
+                         round_to(out, p);
+                         return out;
+                       },
+                       i.note + "; f32 arithmetic on " + precision_name(p) + " inputs, outputs rounded to " + precision_name(p)});
+    }
+  }
+  for (auto& t : twins) r.add(std::move(t));
 }
 
 }  // namespace recall

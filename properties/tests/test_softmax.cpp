@@ -2,6 +2,7 @@
 // and the oracle under the budget, the product-form inverse, softmax invariances and masking,
 // saturated logits, bf16/fp16 inputs with fp32 accumulation judged at the storage u, negative
 // controls and bad inputs.
+#include "product_form_domain.hpp"
 #include "rc_knobs.hpp"
 
 #include "recall/optimized/deltaformer.hpp"
@@ -64,14 +65,13 @@ RC_GTEST_PROP(DeltaFormerSolve, ThreeFormsWithinBudgetOfOracle, (const CaseKnobs
   const Precision p = f32 ? Precision::f32 : Precision::f64;
   const OpSpec& o = op(normalized ? "deltaformer_norm" : "deltaformer_u");
   const TensorMap in = o.generate(k, p);
-  const Oracle orc = compute_oracle(o, in, unit_roundoff(p));
-  const TensorMap base = o.baseline(in, p);
-  const BudgetInputs bi = budget_inputs(o, in);
+  const Reference ref = make_reference(o, in, p);
   std::vector<opt::USolve> solves = {opt::USolve::substitution, opt::USolve::blocked};
-  if (normalized) solves.push_back(opt::USolve::product_inverse);
+  // the product form on its domain only (product_form_domain.hpp)
+  if (normalized && product_form_in_domain(o.name, in)) solves.push_back(opt::USolve::product_inverse);
   for (opt::USolve s : solves) {
     const TensorMap y = f32 ? run_df<float>(in, normalized, s, chunk) : run_df<double>(in, normalized, s, chunk);
-    const Judgement j = judge(orc.y, y, base, unit_roundoff(p), bi);
+    const Judgement j = judge(ref, y);
     RC_LOG() << describe(k) << " chunk " << chunk << " solve " << int(s) << ": " << j.detail << "\n";
     RC_ASSERT(j.pass);
   }
@@ -103,14 +103,13 @@ TEST(DeltaFormerSolve, ProductInverseLosesAccuracyOnLargeUnnormalisedBlocks) {
   k.T = 64; k.dk = 8; k.dv = 4; k.keys = KeyKind::near_parallel; k.scale_exp = 1; k.gates = GateKind::ones; k.seed = 7;
   const OpSpec& o = op("deltaformer_u");
   const TensorMap in = o.generate(k, Precision::f64);
-  const Oracle orc = compute_oracle(o, in, 0x1p-53);
-  const TensorMap base = o.baseline(in, Precision::f64);
-  const BudgetInputs bi = budget_inputs(o, in);
-  const Judgement sub = judge(orc.y, run_df<double>(in, false, opt::USolve::blocked, 16), base, 0x1p-53, bi);
+  const Reference ref = make_reference(o, in, Precision::f64);
+  const BudgetInputs& bi = ref.budget;
+  const Judgement sub = judge(ref, run_df<double>(in, false, opt::USolve::blocked, 16));
   EXPECT_TRUE(sub.pass) << sub.detail;
   double err_pi = 0;
   try {
-    err_pi = judge(orc.y, run_df<double>(in, false, opt::USolve::product_inverse, 16), base, 0x1p-53, bi).kernel.max_err_u;
+    err_pi = judge(ref, run_df<double>(in, false, opt::USolve::product_inverse, 16)).kernel.max_err_u;
   } catch (const std::invalid_argument&) {
     err_pi = std::numeric_limits<double>::infinity();  // overflow of the powers of A
   }
@@ -154,11 +153,10 @@ TEST(DeltaFormerSolveSlow, ConditionEstimateGrid) {
             CaseKnobs k;
             k.T = T; k.dk = 8; k.dv = 4; k.keys = kk; k.scale_exp = sc; k.gates = g; k.seed = 7;
             const TensorMap in = o.generate(k, Precision::f64);
-            const Oracle orc = compute_oracle(o, in, 0x1p-53);
-            const TensorMap base = o.baseline(in, Precision::f64);
-            const BudgetInputs bi = budget_inputs(o, in);
-            const Judgement jb = judge(orc.y, run_df<double>(in, nrm, opt::USolve::blocked, 16), base, 0x1p-53, bi);
-            const Judgement jp = judge(orc.y, run_df<double>(in, nrm, opt::USolve::product_inverse, 16), base, 0x1p-53, bi);
+            const Reference ref = make_reference(o, in, Precision::f64);
+            const BudgetInputs& bi = ref.budget;
+            const Judgement jb = judge(ref, run_df<double>(in, nrm, opt::USolve::blocked, 16));
+            const Judgement jp = judge(ref, run_df<double>(in, nrm, opt::USolve::product_inverse, 16));
             std::cout << opn << " " << describe(k) << ": kappa_solve " << bi.kappa_solve << " n " << bi.n_solve << " budget " << jb.budget_u
                       << " | blocked err " << jb.kernel.max_err_u << " | triinv err " << jp.kernel.max_err_u << "\n";
             EXPECT_TRUE(jb.pass) << describe(k) << ": " << jb.detail;
@@ -233,13 +231,13 @@ RC_GTEST_PROP(SoftmaxAttention, RowShiftInvariantWithinBudget, (const CaseKnobs&
     t.shape[3] = dk + 1;
   }
   round_to(sh, p);
-  const TensorMap base = o.baseline(sh, p);
-  const BudgetInputs bi = budget_inputs(o, sh);
+  Reference ref = make_reference(o, sh, p);
+  ref.oracle = orc;  // judged against the unshifted problem's oracle, under the shifted problem's budget
   for (bool tiled : {true, false}) {
     TensorMap y;
     if (f32) y["o"] = as_tensor({B, H, T, k.dv}, run_sm<float, float>(sh, tiled, 16, 8));
     else y["o"] = as_tensor({B, H, T, k.dv}, run_sm<double, double>(sh, tiled, 16, 8));
-    const Judgement j = judge(orc.y, y, base, unit_roundoff(p), bi);
+    const Judgement j = judge(ref, y);
     RC_LOG() << describe(k) << " cmax " << cmax << " tiled " << tiled << ": " << j.detail << "\n";
     RC_ASSERT(j.pass);
   }
@@ -288,34 +286,26 @@ TEST(SoftmaxAttention, SaturatedLogitsAndOverflow) {
   TensorMap in = op("softmax_attention").generate(k, Precision::f32);
   in["scale"] = as_tensor({1}, std::vector<double>{static_cast<double>(1e30f)});
   const OpSpec& o = op("softmax_attention");
-  const Oracle orc = compute_oracle(o, in, 0x1p-24);
   TensorMap y;
   y["o"] = as_tensor({1, 1, k.T, k.dv}, run_sm<float, float>(in, true, 16, 16));
-  const Judgement j = judge(orc.y, y, o.baseline(in, Precision::f32), 0x1p-24, budget_inputs(o, in));
+  const Judgement j = judge(make_reference(o, in, Precision::f32), y);
   EXPECT_TRUE(j.pass) << j.detail;
   EXPECT_LT(j.kernel.max_err_u, 1.0) << "one-hot rows are exact";
   EXPECT_THROW((run_sm<float, float>(in, true, 16, 16, nullptr, 1e38)), std::invalid_argument);
   EXPECT_THROW((run_sm<float, float>(in, false, 16, 16, nullptr, 1e38)), std::invalid_argument);
 }
 
-// bf16 / fp16 storage with fp32 accumulation: not a registry precision (Precision is f32/f64), so
-// judged here: inputs rounded to the storage type, oracle on those inputs, baseline = the float
-// reference rounded to the storage type (as recall validate does), u of the storage type. The fp32
-// accumulation is also checked against the f32 budget (it must be float-accurate on the rounded inputs).
-template <class In, class Eig> void lowp_case(const CaseKnobs& k, double u_store) {
+// bf16 / fp16 storage with fp32 accumulation: inputs exact in the storage type, oracle on those
+// inputs, judged under the storage precision's budget (baseline = the float reference rounded to the
+// storage type, as recall validate does). The unrounded fp32 output is also checked against the f32
+// budget (the accumulation must be float-accurate on the rounded inputs).
+template <class In> void lowp_case(const CaseKnobs& k, Precision ps) {
   const OpSpec& o = op("softmax_attention");
-  TensorMap in = o.generate(k, Precision::f32);
-  for (auto& [n, t] : in)
-    if (n != "scale")
-      for (double& x : t.data) x = static_cast<float>(Eig(static_cast<float>(x)));  // exactly representable in the storage type
-  const Oracle orc = compute_oracle(o, in, 0x1p-24);
+  const TensorMap in = o.generate(k, ps);
   TensorMap y;
   y["o"] = as_tensor({k.B, k.H, k.T, k.dv}, run_sm<In, float>(in, true, 64, 32));
-  TensorMap base = o.baseline(in, Precision::f32);
-  const BudgetInputs bi = budget_inputs(o, in);
-  const Judgement j32 = judge(orc.y, y, base, 0x1p-24, bi);
-  for (double& x : base["o"].data) x = static_cast<float>(Eig(static_cast<float>(x)));
-  const Judgement js = judge(orc.y, y, base, u_store, bi);
+  const Judgement j32 = judge(make_reference(o, in, Precision::f32), y);
+  const Judgement js = judge(make_reference(o, in, ps), y);
   RC_LOG() << describe(k) << ": storage " << js.detail << " | f32 " << j32.detail << "\n";
   RC_ASSERT(js.pass);
   RC_ASSERT(j32.pass);
@@ -323,8 +313,8 @@ template <class In, class Eig> void lowp_case(const CaseKnobs& k, double u_store
 RC_GTEST_PROP(SoftmaxAttention, Bf16AndFp16InputsWithinBudget, (const CaseKnobs& k0)) {
   CaseKnobs k = small(k0, 80);
   k.scale_exp = std::min(k.scale_exp, 2);  // fp16 overflows at 65504: logits stay in fp32 anyway, inputs must fit
-  lowp_case<opt::bf16_t, Eigen::bfloat16>(k, 0x1p-8);
-  lowp_case<opt::fp16_t, Eigen::half>(k, 0x1p-11);
+  lowp_case<opt::bf16_t>(k, Precision::bf16);
+  lowp_case<opt::fp16_t>(k, Precision::f16);
 }
 
 // ---- negative controls ----

@@ -13,38 +13,31 @@
 namespace recall {
 namespace {
 
-struct Storage {
-  npy::DType dtype;
-  Precision baseline;  // precision of the naive baseline (half types: float with rounded outputs)
-  double u;
-};
-
-Storage storage_of(npy::DType d) {
+Precision precision_of(npy::DType d) {
   switch (d) {
-    case npy::DType::f16: return {d, Precision::f32, 0x1p-11};
-    case npy::DType::bf16: return {d, Precision::f32, 0x1p-8};
-    case npy::DType::f32: return {d, Precision::f32, 0x1p-24};
-    case npy::DType::f64: return {d, Precision::f64, 0x1p-53};
+    case npy::DType::f16: return Precision::f16;
+    case npy::DType::bf16: return Precision::bf16;
+    case npy::DType::f32: return Precision::f32;
+    case npy::DType::f64: return Precision::f64;
   }
   throw std::invalid_argument("unknown dtype");
 }
-
-npy::DType parse_dtype(const std::string& s) {
-  if (s == "f16" || s == "float16") return npy::DType::f16;
-  if (s == "bf16" || s == "bfloat16") return npy::DType::bf16;
-  if (s == "f32" || s == "float32") return npy::DType::f32;
-  if (s == "f64" || s == "float64") return npy::DType::f64;
-  throw std::invalid_argument("unknown --dtype '" + s + "' (expected f16, bf16, f32, f64 or auto)");
+npy::DType dtype_of(Precision p) {
+  switch (p) {
+    case Precision::f16: return npy::DType::f16;
+    case Precision::bf16: return npy::DType::bf16;
+    case Precision::f32: return npy::DType::f32;
+    case Precision::f64: return npy::DType::f64;
+  }
+  return npy::DType::f64;
 }
 
-double round_to_storage(double x, npy::DType d) {
-  switch (d) {
-    case npy::DType::f16: return npy::half_to_double(npy::double_to_half(x));
-    case npy::DType::bf16: return npy::bf16_to_double(npy::double_to_bf16(x));
-    case npy::DType::f32: return static_cast<double>(static_cast<float>(x));
-    case npy::DType::f64: return x;
+npy::DType parse_dtype(const std::string& s) {
+  try {
+    return dtype_of(parse_precision(s));
+  } catch (const std::invalid_argument&) {
+    throw std::invalid_argument("unknown --dtype '" + s + "' (expected f16, bf16, f32, f64 or auto)");
   }
-  return x;
 }
 
 TensorMap to_tensors(const std::map<std::string, npy::Array>& arrays) {
@@ -135,39 +128,58 @@ int cmd_validate(const ValidateOptions& opt, std::ostream& os, std::ostream& err
     return 2;
   }
 
-  const Storage st = storage_of(dtype);
-  Oracle oracle;
-  TensorMap base;
-  BudgetInputs bi;
+  const Precision prec = precision_of(dtype);
+  Reference ref;
   try {
-    oracle = compute_oracle(*opp, in, st.u);
-    base = opp->baseline(in, st.baseline);
-    if (st.dtype == npy::DType::f16 || st.dtype == npy::DType::bf16)
-      for (auto& [n, t] : base)
-        for (double& x : t.data) x = round_to_storage(x, st.dtype);
-    bi = budget_inputs(*opp, in);
-    for (const auto& [name, ref] : oracle.y) {
+    ref = make_reference(*opp, in, prec, opt.budget);
+    for (const auto& [name, y] : ref.oracle.y) {
       const Tensor& t = out.at(name);
-      if (t.shape != ref.shape)
+      if (t.shape != y.shape)
         throw std::invalid_argument(opt.outputs + ": output '" + name + "' has shape " + shape_str(t.shape) + ", expected " +
-                                    shape_str(ref.shape) + " for these inputs");
+                                    shape_str(y.shape) + " for these inputs");
     }
   } catch (const std::exception& e) {
     err << "recall validate: " << e.what() << '\n';
     return 2;
   }
-  const auto res = judge_outputs(oracle.y, out, base, st.u, bi.magnitude, bi.m, opt.budget, bi.kappa_solve, bi.n_solve);
+  const double u = unit_roundoff(prec);
+  const auto res = judge_outputs(ref.oracle.y, out, ref.baseline, ref.budget, opt.budget);
   int failures = 0;
   for (const auto& r : res) failures += !r.pass;
+  auto message = [&](const OutputJudgement& r) {
+    std::ostringstream msg;
+    msg << "max error " << r.err_u << " u at " << r.worst_index << "; per-token relative " << r.token_rel_err_u << " u; relative RMSE "
+        << r.rel_rmse << "; decisive row " << r.worst_row << ": error " << r.row_err_u << " u vs budget "
+        << r.term_baseline + r.term_rounding + r.term_sensitivity + r.term_solve + r.term_floor + r.term_underflow
+        << " u of the row's scale";
+    if (r.nonfinite) msg << "; " << r.nonfinite << " non-finite values (NaN/Inf), first at " << r.first_nonfinite;
+    if (!r.weakness.empty()) msg << "; " << r.weakness;
+    return msg.str();
+  };
 
   if (opt.format == "json") {
     nlohmann::json j = {{"op", opp->name},       {"inputs", opt.inputs},      {"outputs", opt.outputs},
-                        {"dtype", npy::dtype_name(dtype)}, {"unit_roundoff", st.u}, {"oracle_digits", oracle.digits},
-                        {"oracle_agree_digits", oracle.agree_digits}, {"pass", failures == 0}};
+                        {"dtype", npy::dtype_name(dtype)}, {"unit_roundoff", u},
+                        {"accumulation", precision_name(accumulation(prec))},
+                        {"oracle_digits", ref.oracle.digits}, {"oracle_agree_digits", ref.oracle.agree_digits},
+                        {"budget", {{"c", opt.budget.c}, {"lambda", opt.budget.lambda}, {"floor_u", opt.budget.floor_u},
+                                    {"rounding", opt.budget.rounding}, {"samples", opt.budget.samples}}},
+                        {"pass", failures == 0}};
     for (const auto& r : res)
-      j["results"].push_back({{"output", r.name}, {"max_err_u", jnum(r.err_u)}, {"worst_index", r.worst_index},
-                              {"baseline_err_u", jnum(r.baseline_err_u)}, {"kappa", r.kappa}, {"kappa_solve", r.kappa_solve}, {"budget_u", r.budget_u},
-                              {"nonfinite", r.nonfinite}, {"first_nonfinite", r.first_nonfinite}, {"pass", r.pass}});
+      j["results"].push_back({{"output", r.name}, {"pass", r.pass}, {"max_err_u", jnum(r.err_u)}, {"worst_index", r.worst_index},
+                              {"baseline_err_u", jnum(r.baseline_err_u)}, {"token_rel_err_u", jnum(r.token_rel_err_u)},
+                              {"rel_rmse", jnum(r.rel_rmse)}, {"baseline_rel_rmse", jnum(r.baseline_rel_rmse)},
+                              {"worst_row", r.worst_row}, {"row_ratio", jnum(r.row_ratio)}, {"row_err_u", jnum(r.row_err_u)},
+                              {"budget_u", jnum(r.budget_u)}, {"margin_u", jnum(r.margin_u)},
+                              {"terms_u_of_row_scale", {{"baseline", r.term_baseline}, {"rounding", r.term_rounding},
+                                                        {"sensitivity", r.term_sensitivity}, {"solve", r.term_solve},
+                                                        {"floor", r.term_floor},
+                                                        {"underflow", r.term_underflow}}},
+                              {"kappa", jnum(r.kappa)}, {"kappa_solve", jnum(r.kappa_solve)},
+                              {"budget_rel", jnum(r.budget_rel)}, {"budget_rel_median", jnum(r.budget_rel_median)},
+                              {"rows", r.rows}, {"zero_passing_rows", r.zero_passing_rows},
+                              {"discriminating", r.discriminating}, {"weakness", r.weakness},
+                              {"nonfinite", r.nonfinite}, {"first_nonfinite", r.first_nonfinite}});
     os << j.dump(2) << '\n';
   } else if (opt.format == "junit") {
     os << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
@@ -178,24 +190,25 @@ int cmd_validate(const ValidateOptions& opt, std::ostream& os, std::ostream& err
        << "      <property name=\"inputs\" value=\"" << xml_escape(opt.inputs) << "\"/>\n"
        << "      <property name=\"outputs\" value=\"" << xml_escape(opt.outputs) << "\"/>\n    </properties>\n";
     for (const auto& r : res) {
-      std::ostringstream msg;
-      msg << "max error " << r.err_u << " u at " << r.worst_index << ", budget " << r.budget_u << " u (baseline " << r.baseline_err_u
-          << " u, kappa " << r.kappa << ")";
-      if (r.nonfinite) msg << "; " << r.nonfinite << " non-finite values (NaN/Inf), first at " << r.first_nonfinite;
+      const std::string msg = message(r);
       os << "    <testcase classname=\"" << xml_escape(opp->name) << "\" name=\"" << xml_escape(r.name) << "\">\n";
-      if (!r.pass) os << "      <failure message=\"" << xml_escape(msg.str()) << "\" type=\"budget\">" << xml_escape(msg.str()) << "</failure>\n";
-      else os << "      <system-out>" << xml_escape(msg.str()) << "</system-out>\n";
+      if (!r.pass) os << "      <failure message=\"" << xml_escape(msg) << "\" type=\"budget\">" << xml_escape(msg) << "</failure>\n";
+      else os << "      <system-out>" << xml_escape(msg) << "</system-out>\n";
       os << "    </testcase>\n";
     }
     os << "  </testsuite>\n</testsuites>\n";
   } else {
-    os << "recall validate: op " << opp->name << ", dtype " << npy::dtype_name(dtype) << " (u = " << st.u << "), oracle "
-       << oracle.digits << " digits (self-agreement " << std::setprecision(3) << oracle.agree_digits << " digits)\n";
-    os << "  " << std::left << std::setw(10) << "output" << std::setw(14) << "max err (u)" << std::setw(18) << "worst index"
-       << std::setw(16) << "baseline (u)" << std::setw(10) << "kappa" << std::setw(13) << "budget (u)" << "result\n";
+    os << "recall validate: op " << opp->name << ", dtype " << npy::dtype_name(dtype) << " (u = " << u << ", accumulation "
+       << precision_name(accumulation(prec)) << "), oracle " << ref.oracle.digits << " digits (self-agreement " << std::setprecision(3)
+       << ref.oracle.agree_digits << " digits)\n";
+    os << "  " << std::left << std::setw(10) << "output" << std::setw(13) << "max err (u)" << std::setw(18) << "worst index"
+       << std::setw(14) << "token rel (u)" << std::setw(12) << "rel RMSE" << std::setw(15) << "baseline (u)" << std::setw(13)
+       << "budget (u)" << std::setw(13) << "budget/scale" << "result\n";
     for (const auto& r : res)
-      os << "  " << std::setw(10) << r.name << std::setw(14) << r.err_u << std::setw(18) << r.worst_index << std::setw(16)
-         << r.baseline_err_u << std::setw(10) << r.kappa << std::setw(13) << r.budget_u << (r.pass ? "pass" : "FAIL") << '\n';
+      os << "  " << std::setw(10) << r.name << std::setw(13) << r.err_u << std::setw(18) << r.worst_index << std::setw(14)
+         << r.token_rel_err_u << std::setw(12) << r.rel_rmse << std::setw(15) << r.baseline_err_u << std::setw(13) << r.budget_u
+         << std::setw(13) << r.budget_rel << (r.pass ? "pass" : "FAIL") << (r.discriminating ? "" : " (not discriminating)") << '\n';
+    for (const auto& r : res) os << "  " << r.name << ": " << message(r) << '\n';
     for (const auto& r : res)
       if (r.nonfinite)
         os << "  " << r.name << ": " << r.nonfinite << " non-finite values (NaN/Inf) where the reference is finite, first at "
@@ -248,14 +261,9 @@ int cmd_dump(const DumpOptions& opt, std::ostream& os, std::ostream& err) {
     CaseKnobs k = opt.knobs;
     parse_shape(opt.shape, k);
     const npy::DType dt = parse_dtype(opt.dtype);
-    const Storage st = storage_of(dt);
-    TensorMap in = o.generate(k, st.baseline);
+    TensorMap in = o.generate(k, precision_of(dt));  // exactly representable in the storage type
     std::map<std::string, npy::Array> arrays;
-    for (auto& [name, t] : in) {
-      npy::Array a{t.shape, t.data, dt};
-      for (double& x : a.data) x = round_to_storage(x, dt);  // exactly representable in the storage type
-      arrays[name] = std::move(a);
-    }
+    for (auto& [name, t] : in) arrays[name] = npy::Array{t.shape, t.data, dt};
     npy::write_npz(opt.out, arrays);
     os << "recall dump: wrote " << opt.out << " (op " << o.name << ", " << describe(k) << ", dtype " << npy::dtype_name(dt) << "):";
     for (const auto& [name, a] : arrays) os << ' ' << name << shape_str(a.shape);

@@ -6,6 +6,7 @@
 #include "recall/properties/generators.hpp"
 #include "recall/properties/tensor.hpp"
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <utility>
@@ -27,22 +28,30 @@ struct OpSpec {
   std::vector<TensorDecl> inputs, outputs;
   // reference evaluated at the current mp digits (MpDigitsScope)
   std::function<MpTensorMap(const TensorMap&)> oracle;
-  // the same reference template instantiated at the working precision (naive baseline)
+  // the same reference template instantiated at float or double (the naive baseline runs it in the
+  // accumulation precision; the budget's sensitivity re-evaluates it in double)
   std::function<TensorMap(const TensorMap&, Precision)> baseline;
   std::function<TensorMap(const CaseKnobs&, Precision)> generate;
   // shape and value checks; throws std::invalid_argument naming op, tensor and index
   std::function<void(const TensorMap&)> validate;
-  // Magnitude of each output element: the computation evaluated on absolute values (log-space
-  // decays weighted by max(1, |segment log-sum|), the amplification of rounding errors in the
-  // log-gate sums). The error budget's condition term uses max(A) / max|y*| (see budget.hpp).
-  std::function<TensorMap(const TensorMap&)> magnitude;
-  // Length m of the longest accumulation chain (the sqrt(m) of the probabilistic error bound).
+  // Length m of the longest accumulation chain (the gradual-underflow term of the budget).
   std::function<double(const TensorMap&)> accumulation_length;
   // Optional, for ops that solve a linear system (triangular u-solves, WY/UT chunk systems, least
-  // squares): a condition estimate kappa of that system and its order n. The budget then adds
-  // lambda * n * kappa (units of u: the kappa u n rule of DESIGN idea 3) and reports kappa next
-  // to the error. Empty: no such term.
+  // squares): a condition estimate kappa of that system and its order n, reported next to the
+  // error and named when it makes the budget loose (the budget itself gets the conditioning from
+  // perturbed re-evaluation, budget.hpp). Empty: none.
   std::function<std::pair<double, double>(const TensorMap&)> condition;
+  // Optional: the op evaluated in double with the intermediate values a kernel stores or rounds
+  // each multiplied by (1 + delta xi), xi = +-1 drawn from `seed`: delta_s for what a kernel keeps
+  // in the storage format (matmul operands: stored solutions, corrected values, chunk states),
+  // delta_a for its accumulations (partial sums, cumulative log-gate sums). The budget's
+  // sensitivity then perturbs these as well as the inputs (budget.hpp). Empty: inputs only.
+  std::function<TensorMap(const TensorMap&, double delta_s, double delta_a, std::uint64_t seed)> perturbed;
+  // Optional, for ops whose fast forms solve systems the sequential reference never forms (the
+  // delta rule's WY/UT chunk systems): the first-order propagation of those solves' forward error
+  // (|L^-1||L||D| per solve, gamma_n) to every output element, in units of n u. The budget adds
+  // n u_a times it (budget.hpp, solve term).
+  std::function<TensorMap(const TensorMap&)> solve_magnitude;
   bool gated = false;  // generator uses gate knobs
 };
 

@@ -14,7 +14,7 @@ struct Implementation {
   std::string op;        // an OpSpec name
   std::string name;      // e.g. "cpu.chunked.c64"
   std::string device;    // "cpu", "cuda:0", "user"
-  Precision precision;   // working precision of the kernel
+  Precision precision;   // storage precision of the kernel's inputs and outputs (bf16/f16: f32 accumulation)
   // Inputs hold values exactly representable in `precision`; outputs are returned as double.
   std::function<TensorMap(const TensorMap&)> run;
   std::string note;
@@ -37,6 +37,13 @@ void register_builtin_implementations();
 void register_delta_implementations(Registry& r);    // registry_delta.cpp
 void register_softmax_implementations(Registry& r);  // registry_softmax.cpp
 void register_gpu_implementations(Registry& r);      // registry_gpu.cpp (only with gpu/ built and a device present)
+// tc_emulation.cpp: bf16/f16 tensor-core-style kernels ("emu.tensorcore"), judged by the
+// discrimination suite; not in the global registry (see the file's comment)
+void add_tensor_core_emulations(Registry& r);
+const std::vector<Implementation>& tensor_core_emulations();
+// For every CPU kernel registered in f32 (and not yet in bf16/f16): a 16-bit-storage twin that runs
+// it on the storage inputs in f32 and rounds its outputs to the storage format.
+void register_half_storage_twins(Registry& r);
 bool gpu_available(std::string* why);                // false, with the reason, when no GPU rows can run
 
 }  // namespace recall

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "recall/properties/agreement.hpp"
+#include "recall/properties/discrimination.hpp"
 #include "recall/proofs/ledger.hpp"
 
 #include <nlohmann/json.hpp>

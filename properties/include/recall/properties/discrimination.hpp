@@ -1,0 +1,68 @@
+// The discrimination suite (issue 16): the error budget must reject wrong kernels and accept
+// correct ones at the sizes and precisions kernels really run. For one op, one storage precision
+// and one input set, the oracle, baseline and sensitivity are computed once; then
+//  * every registered implementation of that (op, precision) must be accepted (the project's CPU
+//    kernels, their 16-bit twins = f32 arithmetic with rounded outputs, the tensor-core-style
+//    emulations of tc_emulation.cpp, the GPU kernels when a device is present), and
+//  * every applicable mutant of a correct kernel must be rejected (mutants() below).
+#pragma once
+
+#include "recall/properties/budget.hpp"
+#include "recall/properties/registry.hpp"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace recall {
+
+struct DiscriminationShape {
+  int B = 1, H = 2, T = 256, dk = 32, dv = 32;
+  GateKind gates = GateKind::uniform;
+  bool s0 = true;
+  std::uint64_t seed = 1;
+  CaseKnobs knobs() const;  // unit keys, beta |k|^2 in [0,1]
+  std::string str() const;
+};
+// fast: T=256, d=32 (with and without s0, gates uniform and near one); full: T in {1000, 4096},
+// d in {64, 128}, each factor (s0, gates) at both of its values across the four shapes.
+std::vector<DiscriminationShape> discrimination_shapes(bool full);
+
+// A deliberately wrong kernel, built from a correct one: `make` receives the inputs and the
+// correct kernel and returns the wrong outputs; `applies` says whether the op has what it breaks.
+struct Mutant {
+  std::string name, what;
+  std::function<bool(const OpSpec&, const TensorMap& in)> applies;
+  std::function<TensorMap(const TensorMap& in, const Implementation& good, Precision p)> make;
+};
+const std::vector<Mutant>& mutants();
+// The relative error of the "scaled" mutant: 1e-10 (f64), 1e-4 (f32), 5e-2 (bf16, f16).
+double scaled_mutant_rel(Precision p);
+
+struct DiscriminationRow {
+  std::string op, precision, shape, kernel;  // kernel: an implementation name, or "mutant:<name>"
+  bool should_pass = false, passed = false;
+  double ratio = 0;        // worst row's error / budget (> 1: rejected)
+  double err_u = 0;        // normwise error of the worst output, units of u_s
+  double token_rel_err_u = 0;  // worst per-token relative error over the outputs, units of u_s
+  double rel_rmse = 0;     // worst relative RMSE over the outputs
+  double budget_rel = 0;   // largest budget / scale over the outputs
+  bool discriminating = true;
+  // the case's budget exceeds weak_budget_rel(precision) of an output's scale or an all-zero output
+  // would pass: the budget says so in `detail` ("weak: ..." / "not discriminating: ...", with the reason)
+  bool weak = false;
+  bool op_reports_condition = false;  // the op solves a linear system and reports its condition
+  std::string detail;
+  bool ok() const { return passed == should_pass; }
+};
+
+// Runs the suite for the given shapes, ops (empty: all with an implementation) and precisions.
+// `progress` (may be empty) is called after each (op, precision, shape) with a one-line summary.
+std::vector<DiscriminationRow> run_discrimination(const std::vector<DiscriminationShape>& shapes,
+                                                  const std::vector<std::string>& op_names = {},
+                                                  const std::vector<Precision>& precisions = {Precision::f64, Precision::f32,
+                                                                                             Precision::bf16, Precision::f16},
+                                                  const std::function<void(const std::string&)>& progress = {},
+                                                  const BudgetParams& p = {});
+
+}  // namespace recall

@@ -1,0 +1,84 @@
+// The discrimination suite (issue 16): at the sizes and precisions kernels really run, the error
+// budget accepts every correct kernel (the project's CPU kernels, their 16-bit twins, the
+// tensor-core-style emulations; the GPU host emulator is judged in gpu/tests) and rejects every
+// deliberately wrong one (all zeros; scaled by 1 + 1e-10 / 1e-4 / 5e-2 in f64 / f32 / bf16 and
+// f16; one element off by 10%; the last token missing; shifted by one token; s0 transposed; beta
+// x 0.9; gates one token late; the logit scale omitted). Fast: T = 256, d = 32, every op and
+// storage precision. Slow (label slow): T in {1000, 4096}, d in {64, 128}.
+#include "recall/properties/discrimination.hpp"
+
+#include <gtest/gtest.h>
+
+#include <iostream>
+
+namespace recall {
+namespace {
+
+// Correct kernels are always accepted. A wrong kernel is rejected, with one exception the issue
+// allows: a genuinely ill-conditioned case (here only the unnormalised DeltaFormer u-solve, whose
+// system's condition grows with T) may have a loose budget, and then the judgement must say so in
+// words ("weak: ... its sensitivity (ill-conditioned ...); condition of the op's linear system").
+// Such exemptions are listed; an op that solves no linear system gets none.
+void expect_all_as_expected(const std::vector<DiscriminationRow>& rows) {
+  ASSERT_FALSE(rows.empty());
+  int accepted = 0, rejected = 0, exempt = 0;
+  for (const auto& r : rows) {
+    (r.should_pass ? accepted : rejected)++;
+    if (r.should_pass) {
+      EXPECT_TRUE(r.passed) << r.op << " " << r.precision << " " << r.shape << " " << r.kernel << ": rejected a correct kernel, err/budget "
+                            << r.ratio << " | " << r.detail;
+      continue;
+    }
+    if (r.passed && r.weak && r.op_reports_condition) {
+      ++exempt;
+      std::cout << "not discriminated (flagged weak, ill-conditioned): " << r.op << " " << r.precision << " " << r.shape << " "
+                << r.kernel << " err/budget " << r.ratio << "\n";
+      EXPECT_TRUE(r.detail.find("weak") != std::string::npos || r.detail.find("not discriminating") != std::string::npos) << r.detail;
+      EXPECT_NE(r.detail.find("condition of the op's linear system"), std::string::npos) << r.detail;
+      continue;
+    }
+    EXPECT_FALSE(r.passed) << r.op << " " << r.precision << " " << r.shape << " " << r.kernel << ": a wrong kernel passed, err/budget "
+                           << r.ratio << " | " << r.detail;
+  }
+  std::cout << accepted << " correct kernels judged, " << rejected << " wrong kernels judged (" << exempt
+            << " not discriminated in flagged ill-conditioned cases)\n";
+}
+
+// Every op of `validate --list-ops` has a kernel in every storage precision (f64, f32, bf16, f16),
+// and every mutant applies to at least one op, so the suite below covers what it claims.
+TEST(Discrimination, CoversEveryOpPrecisionAndMutant) {
+  register_builtin_implementations();
+  for (const OpSpec& o : ops())
+    for (Precision p : kAllPrecisions) {
+      int n = 0;
+      for (const auto* i : registry().for_op(o.name)) n += i->precision == p;
+      EXPECT_GT(n, 0) << o.name << " has no " << precision_name(p) << " kernel";
+    }
+  const auto rows = run_discrimination({{1, 1, 16, 4, 4, GateKind::uniform, true, 3}}, {}, {Precision::f32});
+  for (const Mutant& m : mutants()) {
+    int used = 0;
+    for (const auto& r : rows) used += r.kernel == "mutant:" + m.name;
+    EXPECT_GT(used, 0) << "mutant " << m.name << " applies to no op";
+  }
+}
+
+class DiscriminationFast : public ::testing::TestWithParam<Precision> {};
+TEST_P(DiscriminationFast, RejectsWrongAndAcceptsCorrectKernelsAtT256D32) {
+  expect_all_as_expected(run_discrimination(discrimination_shapes(false), {}, {GetParam()}));
+}
+INSTANTIATE_TEST_SUITE_P(Precisions, DiscriminationFast, ::testing::Values(Precision::f64, Precision::f32, Precision::bf16, Precision::f16),
+                         [](const auto& info) { return std::string(precision_name(info.param)); });
+
+// Realistic shapes, one test per op (run with ctest -L slow, or shard with GTEST_TOTAL_SHARDS).
+class DiscriminationSlow : public ::testing::TestWithParam<std::string> {};
+TEST_P(DiscriminationSlow, RejectsWrongAndAcceptsCorrectKernelsAtRealisticShapes) {
+  expect_all_as_expected(run_discrimination(discrimination_shapes(true), {GetParam()}, {Precision::f64, Precision::f32, Precision::bf16,
+                                                                                         Precision::f16},
+                                            [](const std::string& line) { std::cout << line << std::endl; }));
+}
+INSTANTIATE_TEST_SUITE_P(Ops, DiscriminationSlow,
+                         ::testing::Values("linear_attention", "gated_linear_attention", "normalized_linear_attention", "delta_rule",
+                                           "gated_delta_rule", "softmax_attention", "deltaformer_u", "deltaformer_norm"));
+
+}  // namespace
+}  // namespace recall
