@@ -205,7 +205,7 @@ std::vector<DiscriminationRow> run_discrimination(const std::vector<Discriminati
           r.weak = !j.discriminating || j.budget_rel > weak_budget_rel(p);
           r.op_reports_condition = static_cast<bool>(o.condition);
           r.detail = j.detail;
-          bad += !r.ok();
+          bad += !r.as_expected();
           ++n;
           rows.push_back(std::move(r));
         };

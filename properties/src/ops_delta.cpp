@@ -248,14 +248,17 @@ TensorMap delta_solve_magnitude(const TensorMap& in, const std::string& op, bool
       const M Linv = L.triangularView<Eigen::UnitLower>().solve(M::Identity(n, n));
       const M D = Linv * R;
       const M C = Linv.cwiseAbs() * (L.cwiseAbs() * D.cwiseAbs());  // |D^ - D| <= n u C
+      M W = M::Zero(n, n);  // |G (.) Q K^T| of the chunk, lower triangle
+      for (std::int64_t t = 0; t < n; ++t)
+        for (std::int64_t i = 0; i <= t; ++i) {
+          double qk = 0;
+          for (std::int64_t c = 0; c < dk; ++c) qk += Q(s + t, c) * K(s + i, c);
+          W(t, i) = std::fabs(G(t, i) * qk);
+        }
+      const M WC = W * C;
       for (std::int64_t t = 0; t < n; ++t)
         for (std::int64_t r = 0; r < dv; ++r) {
-          double a = 0;
-          for (std::int64_t i = 0; i <= t; ++i) {
-            double qk = 0;
-            for (std::int64_t c = 0; c < dk; ++c) qk += Q(s + t, c) * K(s + i, c);
-            a += std::fabs(G(t, i) * qk) * C(i, r);
-          }
+          double a = WC(t, r);
           for (std::int64_t c = 0; c < dk; ++c) a += eb[t] * E(r, c) * std::fabs(Q(s + t, c));
           out["o"].data[(bh * d.T + s + t) * dv + r] = a;
         }

@@ -85,9 +85,10 @@ struct Oracle {
 TensorMap per_slice(const TensorMap& in, const std::function<TensorMap(const TensorMap&)>& f);
 MpTensorMap per_slice_mp(const TensorMap& in, const std::function<MpTensorMap(const TensorMap&)>& f);
 
-// Oracle with precision escalation: compute at `digits` (0: -log10(u) + 12, at least 30) and at
-// twice that, raise until the two agree to at least -log10(u) + 10 digits (or throw after
-// max_digits). Heads are evaluated in parallel.
+// Oracle with precision escalation: compute at `digits` (0: -log10(u) + 14, at least 24) and at
+// digits + max(10, digits/3); the result is the higher one once the two agree to at least
+// -log10(u) + 10 digits, else both are redone at twice the higher (throws beyond max_digits).
+// Heads are evaluated in parallel.
 Oracle compute_oracle(const OpSpec& op, const TensorMap& in, double u, unsigned digits = 0, unsigned max_digits = 800);
 
 // The baseline: op.baseline in the accumulation precision, outputs rounded to the storage format.
@@ -128,6 +129,8 @@ struct OutputJudgement {
   double err_u = 0;            // max |e| in u_s of max|y*| (normwise, as before)
   std::string worst_index;     // 1-based, of the kernel's worst element
   double baseline_err_u = 0;   // the baseline's, same units
+  std::string baseline_worst_index;
+  double scale = 0;            // max|y*| of the output
   double token_rel_err_u = 0;  // max over rows of max|e_row| / max|y*_row|, in u_s
   double rel_rmse = 0;         // ||e||_2 / ||y*||_2 (plain number)
   double baseline_rel_rmse = 0;

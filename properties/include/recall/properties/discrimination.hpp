@@ -54,6 +54,11 @@ struct DiscriminationRow {
   bool op_reports_condition = false;  // the op solves a linear system and reports its condition
   std::string detail;
   bool ok() const { return passed == should_pass; }
+  // A wrong kernel that passed a case the budget flags as weak, for an op that solves a linear system
+  // (the DeltaFormer u-solves, the delta rule's chunk systems): the one exemption the suite allows
+  // (the "genuinely ill-conditioned" cases), listed and said in words, never silent.
+  bool exempt() const { return !should_pass && passed && weak && op_reports_condition; }
+  bool as_expected() const { return ok() || exempt(); }
 };
 
 // Runs the suite for the given shapes, ops (empty: all with an implementation) and precisions.

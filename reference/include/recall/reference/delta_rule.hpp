@@ -31,13 +31,14 @@ template <class S>
 void delta_step(Matrix<S>& St, Vector<S>& pred, const S& a, const S& b, const S& c, const S* k, const S* v) {
   const std::size_t dv = St.rows, dk = St.cols;
   matvec_into(pred.data(), St, k);
+  const bool decay = a != S(1);  // tested once: S(1) is an allocation for mp_t
   for (std::size_t i = 0; i < dv; ++i) {
     S e = v[i];
     e -= c * pred[i];  // error (v - c S k)_i
     e *= b;
     S* row = St.row(i);
     for (std::size_t j = 0; j < dk; ++j) {
-      if (a != S(1)) scale_inplace(row[j], a);
+      if (decay) scale_inplace(row[j], a);
       muladd(row[j], e, k[j]);
     }
   }
