@@ -69,38 +69,46 @@ float seg_exp(const std::vector<float>& g, std::int64_t i, std::int64_t t) {
   return std::exp(s);
 }
 
+// One chunk [s, e) of the linear-attention form with value rows Vc (row i - s for token i) and the
+// rounded incoming state Sr: the outputs o_t = e^{b_t} rs(S) q_t + sum_{i<=t} rs(G_ti q_t.k_i) v_i,
+// then S <- e^{b_e} S + sum_i v_i rs(G_ei k_i)^T (f32). Shared by the linear and the delta forms.
+void chunk_out_and_state(const Ctx& cx, const Head& h, std::int64_t s, std::int64_t e, const float* Vc, std::int64_t dv,
+                         const std::vector<float>& Sr, std::vector<float>& S, std::vector<float>& O) {
+  const std::int64_t dk = h.dk;
+  std::vector<float> kk(static_cast<std::size_t>(dk));
+  for (std::int64_t t = s; t < e; ++t) {
+    const float bt = seg_exp(h.g, s - 1, t);  // decay from the chunk's incoming state to t
+    for (std::int64_t c = 0; c < dk; ++c) kk[c] = cx.rs(h.q[t * dk + c] * bt);
+    for (std::int64_t r = 0; r < dv; ++r) O[t * dv + r] = dotf(&Sr[r * dk], kk.data(), dk);
+    for (std::int64_t i = s; i <= t; ++i) {
+      const float a = cx.rs(seg_exp(h.g, i, t) * dotf(&h.q[t * dk], &h.k[i * dk], dk));
+      for (std::int64_t r = 0; r < dv; ++r) O[t * dv + r] += a * Vc[(i - s) * dv + r];
+    }
+  }
+  const float be = seg_exp(h.g, s - 1, e - 1);
+  for (float& x : S) x *= be;
+  for (std::int64_t i = s; i < e; ++i) {
+    const float w = seg_exp(h.g, i, e - 1);
+    for (std::int64_t c = 0; c < dk; ++c) kk[c] = cx.rs(w * h.k[i * dk + c]);
+    for (std::int64_t r = 0; r < dv; ++r)
+      for (std::int64_t c = 0; c < dk; ++c) S[r * dk + c] += Vc[(i - s) * dv + r] * kk[c];
+  }
+}
+
 // Linear attention family on values V (T x dv) with state S (dv x dk): returns O, updates S.
 void la_chunks(const Ctx& cx, const Head& h, const std::vector<float>& V, std::int64_t dv, std::vector<float>& S, std::vector<float>& O) {
-  const std::int64_t T = h.T, dk = h.dk;
-  O.assign(static_cast<std::size_t>(T * dv), 0.f);
-  std::vector<float> Sr(S.size()), kk(static_cast<std::size_t>(dk));
-  for (std::int64_t s = 0; s < T; s += kC) {
-    const std::int64_t e = std::min(T, s + kC);
+  O.assign(static_cast<std::size_t>(h.T * dv), 0.f);
+  std::vector<float> Sr(S.size());
+  for (std::int64_t s = 0; s < h.T; s += kC) {
     for (std::size_t i = 0; i < S.size(); ++i) Sr[i] = cx.rs(S[i]);
-    for (std::int64_t t = s; t < e; ++t) {
-      const float bt = seg_exp(h.g, s - 1, t);  // decay from the chunk's incoming state to t
-      for (std::int64_t c = 0; c < dk; ++c) kk[c] = cx.rs(h.q[t * dk + c] * bt);
-      for (std::int64_t r = 0; r < dv; ++r) O[t * dv + r] = dotf(&Sr[r * dk], kk.data(), dk);
-      for (std::int64_t i = s; i <= t; ++i) {
-        const float a = cx.rs(seg_exp(h.g, i, t) * dotf(&h.q[t * dk], &h.k[i * dk], dk));
-        for (std::int64_t r = 0; r < dv; ++r) O[t * dv + r] += a * V[i * dv + r];
-      }
-    }
-    const float be = seg_exp(h.g, s - 1, e - 1);
-    for (float& x : S) x *= be;
-    for (std::int64_t i = s; i < e; ++i) {
-      const float w = seg_exp(h.g, i, e - 1);
-      for (std::int64_t c = 0; c < dk; ++c) kk[c] = cx.rs(w * h.k[i * dk + c]);
-      for (std::int64_t r = 0; r < dv; ++r)
-        for (std::int64_t c = 0; c < dk; ++c) S[r * dk + c] += V[i * dv + r] * kk[c];
-    }
+    chunk_out_and_state(cx, h, s, std::min(h.T, s + kC), &V[s * dv], dv, Sr, S, O);
   }
 }
 
 void delta_chunks(const Ctx& cx, const Head& h, std::vector<float>& S, std::vector<float>& O) {
   const std::int64_t T = h.T, dk = h.dk, dv = h.dv;
   O.assign(static_cast<std::size_t>(T * dv), 0.f);
-  std::vector<float> Sr(S.size()), kk(static_cast<std::size_t>(dk));
+  std::vector<float> Sr(S.size());
   for (std::int64_t s = 0; s < T; s += kC) {
     const std::int64_t e = std::min(T, s + kC), n = e - s;
     for (std::size_t i = 0; i < S.size(); ++i) Sr[i] = cx.rs(S[i]);
@@ -117,23 +125,7 @@ void delta_chunks(const Ctx& cx, const Head& h, std::vector<float>& S, std::vect
     }
     std::vector<float> Dr(D.size());
     for (std::size_t i = 0; i < D.size(); ++i) Dr[i] = cx.rs(D[i]);
-    for (std::int64_t t = s; t < e; ++t) {
-      const float bt = seg_exp(h.g, s - 1, t);
-      for (std::int64_t c = 0; c < dk; ++c) kk[c] = cx.rs(h.q[t * dk + c] * bt);
-      for (std::int64_t r = 0; r < dv; ++r) O[t * dv + r] = dotf(&Sr[r * dk], kk.data(), dk);
-      for (std::int64_t i = s; i <= t; ++i) {
-        const float a = cx.rs(seg_exp(h.g, i, t) * dotf(&h.q[t * dk], &h.k[i * dk], dk));
-        for (std::int64_t r = 0; r < dv; ++r) O[t * dv + r] += a * Dr[(i - s) * dv + r];
-      }
-    }
-    const float be = seg_exp(h.g, s - 1, e - 1);
-    for (float& x : S) x *= be;
-    for (std::int64_t i = s; i < e; ++i) {
-      const float w = seg_exp(h.g, i, e - 1);
-      for (std::int64_t c = 0; c < dk; ++c) kk[c] = cx.rs(w * h.k[i * dk + c]);
-      for (std::int64_t r = 0; r < dv; ++r)
-        for (std::int64_t c = 0; c < dk; ++c) S[r * dk + c] += Dr[(i - s) * dv + r] * kk[c];
-    }
+    chunk_out_and_state(cx, h, s, e, Dr.data(), dv, Sr, S, O);
   }
 }
 

@@ -77,7 +77,8 @@ TEST_P(DiscriminationSlow, RejectsWrongAndAcceptsCorrectKernelsAtRealisticShapes
 }
 INSTANTIATE_TEST_SUITE_P(Ops, DiscriminationSlow,
                          ::testing::Values("linear_attention", "gated_linear_attention", "normalized_linear_attention", "delta_rule",
-                                           "gated_delta_rule", "softmax_attention", "deltaformer_u", "deltaformer_norm"));
+                                           "gated_delta_rule", "softmax_attention", "deltaformer_u", "deltaformer_norm"),
+                         [](const auto& info) { return info.param; });
 
 }  // namespace
 }  // namespace recall
