@@ -121,11 +121,13 @@ inline double seq_length(const TensorMap& in) {
 class PerturbFactors {
  public:
   PerturbFactors(double delta, std::uint64_t seed) : delta_(delta), state_(seed) {}
-  double operator()() {
+  double operator()() { return 1.0 + delta_ * sign(); }
+  // the bare sign xi (for callers that scale it by more than one delta)
+  double sign() {
     std::uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return ((z ^ (z >> 31)) & 1u) ? 1.0 + delta_ : 1.0 - delta_;
+    return ((z ^ (z >> 31)) & 1u) ? 1.0 : -1.0;
   }
 
  private:

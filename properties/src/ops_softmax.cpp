@@ -110,13 +110,8 @@ template <class S, class Out> std::map<std::string, Out> eval_deltaformer(const 
 TensorMap df_perturbed(const TensorMap& in, const std::string& op, bool normalized, double delta, double delta_a, std::uint64_t seed) {
   const Dims d = dims_of(in, op);
   const double s = scale_of(in, d);
-  std::uint64_t st = seed;
-  auto sign = [&st]() {
-    std::uint64_t z = (st += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return ((z ^ (z >> 31)) & 1u) ? 1.0 : -1.0;
-  };
+  PerturbFactors draws(0.0, seed);  // one stream of signs, scaled by delta or delta_a below
+  auto sign = [&draws]() { return draws.sign(); };
   TensorMap out;
   out["u"] = make_out<Tensor>({d.B, d.H, d.T, d.dv});
   out["o"] = make_out<Tensor>({d.B, d.H, d.T, d.dv});
