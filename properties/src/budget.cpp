@@ -1,4 +1,5 @@
 #include "recall/properties/budget.hpp"
+#include "op_support.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -135,14 +136,6 @@ double subnormal_spacing(double u) {
   return 0.0;
 }
 
-// splitmix64: the perturbation signs, reproducible from the seed
-std::uint64_t splitmix(std::uint64_t& x) {
-  std::uint64_t z = (x += 0x9e3779b97f4a7c15ULL);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-
 std::string g3(double x) {
   std::ostringstream s;
   s.precision(3);
@@ -251,12 +244,12 @@ TensorMap sensitivity(const std::function<TensorMap(const TensorMap&)>& f64, con
     for (auto& [name, t] : x) {
       if (std::find(fixed.begin(), fixed.end(), name) != fixed.end()) continue;
       for (std::size_t i = 0; i < t.data.size(); i += 64) {
-        const std::uint64_t bits = splitmix(state);
+        const std::uint64_t bits = op_support::splitmix64(state);
         for (std::size_t j = i; j < std::min(t.data.size(), i + 64); ++j)
           t.data[j] *= ((bits >> (j - i)) & 1u) ? 1.0 + delta : 1.0 - delta;
       }
     }
-    const TensorMap y = perturbed ? perturbed(x, delta, delta * (u_a > 0 ? u_a / u : 1.0), splitmix(state)) : f64(x);
+    const TensorMap y = perturbed ? perturbed(x, delta, delta * (u_a > 0 ? u_a / u : 1.0), op_support::splitmix64(state)) : f64(x);
     for (auto& [name, t] : s) {
       const auto& a = y.at(name).data;
       const auto& b = y0.at(name).data;
@@ -284,7 +277,7 @@ BudgetInputs budget_inputs(const OpSpec& op, const TensorMap& in, Precision p, c
           if (!t.data.empty()) {
             std::uint64_t bits;
             std::memcpy(&bits, &t.data[0], sizeof bits);
-            h = splitmix(h) ^ bits;
+            h = op_support::splitmix64(h) ^ bits;
           }
         return op.perturbed(s, ds, da, h);
       });

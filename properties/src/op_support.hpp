@@ -117,18 +117,22 @@ inline double seq_length(const TensorMap& in) {
 }
 
 // ---- the budget's perturbation models (OpSpec::perturbed) ----
+// splitmix64 (Steele, Lea, Flood 2014): the one stream of random bits behind every perturbation
+// model and the budget's input perturbations, reproducible from the seed.
+inline std::uint64_t splitmix64(std::uint64_t& state) {
+  std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
 // Random factors 1 + delta xi, xi = +-1, reproducible from the seed (splitmix64).
 class PerturbFactors {
  public:
   PerturbFactors(double delta, std::uint64_t seed) : delta_(delta), state_(seed) {}
   double operator()() { return 1.0 + delta_ * sign(); }
   // the bare sign xi (for callers that scale it by more than one delta)
-  double sign() {
-    std::uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return ((z ^ (z >> 31)) & 1u) ? 1.0 : -1.0;
-  }
+  double sign() { return (splitmix64(state_) & 1u) ? 1.0 : -1.0; }
 
  private:
   double delta_;

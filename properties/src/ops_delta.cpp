@@ -104,6 +104,40 @@ TensorMap gen_delta(const CaseKnobs& k, Precision p, bool gated) {
 // Largest chunk size registered (cpu.chunked.c64*): the systems whose condition is reported.
 constexpr std::int64_t kSolveChunk = 64;
 
+// The within-chunk system of the WY/UT fast forms for the chunk of n tokens starting at s of head bh:
+// G(t,i) = exp(sum_{j=i+1}^{t} log a_j) (lower triangle, G(t,t) = 1), eb(t) = exp(sum_{j=s}^{t} log a_j),
+// L = I + diag(beta)(G (.) tril_{-1}(K_c K_c^T)). Ungated: G = 1, eb = 1. Shared by the condition
+// report and the solve term.
+struct ChunkSystem {
+  Eigen::MatrixXd G, L;
+  std::vector<double> eb;
+};
+ChunkSystem chunk_system(const TensorMap& in, const Dims& d, bool gated, std::int64_t bh, std::int64_t s, std::int64_t n) {
+  const Tensor& tk = in.at("k");
+  const Tensor& tb = in.at("beta");
+  const Tensor* tg = gated ? &in.at("log_alpha") : nullptr;
+  auto lg = [&](std::int64_t t) { return tg ? tg->data[static_cast<std::size_t>(bh * d.T + t)] : 0.0; };
+  ChunkSystem c;
+  c.G = Eigen::MatrixXd::Zero(n, n);
+  c.L = Eigen::MatrixXd::Identity(n, n);
+  c.eb.resize(static_cast<std::size_t>(n));
+  for (std::int64_t t = 0; t < n; ++t) {
+    const std::size_t rt = static_cast<std::size_t>(bh * d.T + s + t);
+    double seg = 0;  // sum_{j=i+1}^{t} log a_j, built downwards from i = t-1
+    c.G(t, t) = 1;
+    for (std::int64_t i = t - 1; i >= 0; --i) {
+      const std::size_t ri = static_cast<std::size_t>(bh * d.T + s + i);
+      seg += lg(s + i + 1);
+      c.G(t, i) = std::exp(seg);
+      double kk = 0;
+      for (std::int64_t col = 0; col < d.dk; ++col) kk += tk.data[rt * d.dk + col] * tk.data[ri * d.dk + col];
+      c.L(t, i) = tb.data[rt] * c.G(t, i) * kk;
+    }
+    c.eb[static_cast<std::size_t>(t)] = std::exp(seg + lg(s));
+  }
+  return c;
+}
+
 // Condition of the within-chunk unit-lower-triangular systems L = I + diag(beta)(G ⊙ tril_{-1}(K_c K_c^T))
 // of the WY/UT fast forms, for chunks of kSolveChunk tokens: Skeel's condition number
 // cond(L) = || |L^{-1}| |L| ||_inf (<= kappa_inf(L) = ||L||_inf ||L^{-1}||_inf; it bounds the forward
@@ -112,27 +146,12 @@ constexpr std::int64_t kSolveChunk = 64;
 // returned with the order n = min(kSolveChunk, T).
 std::pair<double, double> delta_condition(const TensorMap& in, const std::string& op, bool gated) {
   const Dims d = dims_of(in, op);
-  const Tensor& tk = in.at("k");
-  const Tensor& tb = in.at("beta");
-  const Tensor* tg = gated ? &in.at("log_alpha") : nullptr;
   double worst = 1.0;
   using M = Eigen::MatrixXd;
   for (std::int64_t bh = 0; bh < d.B * d.H; ++bh)
     for (std::int64_t s = 0; s < d.T; s += kSolveChunk) {
       const std::int64_t n = std::min(kSolveChunk, d.T - s);
-      M L = M::Identity(n, n);
-      for (std::int64_t t = 1; t < n; ++t) {
-        const std::size_t rt = static_cast<std::size_t>(bh * d.T + s + t);
-        double seg = 0;  // sum_{j=i+1}^{t} log alpha_j, built downwards from i = t-1
-        for (std::int64_t i = t - 1; i >= 0; --i) {
-          const std::size_t ri = static_cast<std::size_t>(bh * d.T + s + i);
-          if (tg) seg += tg->data[ri + 1];
-          const double G = tg ? std::exp(seg) : 1.0;
-          double kk = 0;
-          for (std::int64_t c = 0; c < d.dk; ++c) kk += tk.data[rt * d.dk + c] * tk.data[ri * d.dk + c];
-          L(t, i) = tb.data[rt] * G * kk;
-        }
-      }
+      const M L = chunk_system(in, d, gated, bh, s, n).L;
       M Linv = L.triangularView<Eigen::UnitLower>().solve(M::Identity(n, n));
       const M prod = Linv.cwiseAbs() * L.cwiseAbs();
       const double c = prod.rowwise().sum().maxCoeff();
@@ -207,7 +226,6 @@ TensorMap delta_solve_magnitude(const TensorMap& in, const std::string& op, bool
   out["s_final"] = make_out<Tensor>({d.B, d.H, d.dv, d.dk});
   const bool has_s0 = in.count("s0") > 0;
   const Tensor &tq = in.at("q"), &tk = in.at("k"), &tv = in.at("v"), &tb = in.at("beta");
-  const Tensor* tg = gated ? &in.at("log_alpha") : nullptr;
   const std::int64_t dk = d.dk, dv = d.dv;
   for (std::int64_t bh = 0; bh < d.B * d.H; ++bh) {
     M S = M::Zero(dv, dk), E = M::Zero(dv, dk);
@@ -216,29 +234,15 @@ TensorMap delta_solve_magnitude(const TensorMap& in, const std::string& op, bool
         for (std::int64_t c = 0; c < dk; ++c) S(r, c) = in.at("s0").data[(bh * dv + r) * dk + c];
     auto K = [&](std::int64_t t, std::int64_t c) { return tk.data[(bh * d.T + t) * dk + c]; };
     auto Q = [&](std::int64_t t, std::int64_t c) { return tq.data[(bh * d.T + t) * dk + c]; };
-    auto lg = [&](std::int64_t t) { return tg ? tg->data[bh * d.T + t] : 0.0; };
     for (std::int64_t s = 0; s < d.T; s += kSolveChunk) {
       const std::int64_t n = std::min(kSolveChunk, d.T - s);
-      // G(t,i) = exp(sum_{j=i+1}^{t} log a_j), eb(t) = exp(sum_{j=s}^{t} log a_j)
-      M G = M::Zero(n, n);
-      std::vector<double> eb(static_cast<std::size_t>(n));
-      for (std::int64_t t = 0; t < n; ++t) {
-        double seg = 0;
-        G(t, t) = 1;
-        for (std::int64_t i = t - 1; i >= 0; --i) {
-          seg += lg(s + i + 1);
-          G(t, i) = std::exp(seg);
-        }
-        eb[t] = std::exp(seg + lg(s));
-      }
-      M L = M::Identity(n, n), R(n, dv);
+      const ChunkSystem cs = chunk_system(in, d, gated, bh, s, n);
+      const M& G = cs.G;
+      const M& L = cs.L;
+      const std::vector<double>& eb = cs.eb;
+      M R(n, dv);
       for (std::int64_t t = 0; t < n; ++t) {
         const double bt = tb.data[bh * d.T + s + t];
-        for (std::int64_t i = 0; i < t; ++i) {
-          double kk = 0;
-          for (std::int64_t c = 0; c < dk; ++c) kk += K(s + t, c) * K(s + i, c);
-          L(t, i) = bt * G(t, i) * kk;
-        }
         for (std::int64_t r = 0; r < dv; ++r) {
           double sk = 0;
           for (std::int64_t c = 0; c < dk; ++c) sk += S(r, c) * K(s + t, c);
