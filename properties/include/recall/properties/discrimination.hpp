@@ -29,11 +29,13 @@ struct DiscriminationShape {
 std::vector<DiscriminationShape> discrimination_shapes(bool full);
 
 // A deliberately wrong kernel, built from a correct one: `make` receives the inputs and the
-// correct kernel and returns the wrong outputs; `applies` says whether the op has what it breaks.
+// correct kernel (a KernelRun; on the case's own inputs it returns outputs computed once) and
+// returns the wrong outputs; `applies` says whether the op has what it breaks.
+using KernelRun = std::function<TensorMap(const TensorMap& in)>;
 struct Mutant {
   std::string name, what;
   std::function<bool(const OpSpec&, const TensorMap& in)> applies;
-  std::function<TensorMap(const TensorMap& in, const Implementation& good, Precision p)> make;
+  std::function<TensorMap(const TensorMap& in, const KernelRun& good, Precision p)> make;
 };
 const std::vector<Mutant>& mutants();
 // The relative error of the "scaled" mutant: 1e-10 (f64), 1e-4 (f32), 5e-2 (bf16, f16).
