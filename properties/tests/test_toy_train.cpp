@@ -2,7 +2,7 @@
 // DeltaAttention of Listing 2, hand-written gradients vs central differences (and negative controls
 // that a wrong gradient is caught), curriculum / schedule / bf16 logic, bad input, determinism, and
 // that a short training run lowers the loss.
-#include "../../proofs_numeric/src/toy_train.hpp"
+#include "../../proofs_numeric/support/toy_train.hpp"
 
 #include <gtest/gtest.h>
 

@@ -57,6 +57,10 @@ struct Claim {
   // a finding (the suite asserts only that the check runs and is reproducible).
   bool internal = false;
   std::function<ClaimResult(const CheckConfig&)> check;
+  // where the claim was registered (source file relative to the repository, line): the register
+  // function at the bottom of proofs_numeric/<paper>/<section>.cpp, beside the check named after the ID
+  std::string file;
+  unsigned line = 0;
 };
 
 class Ledger {

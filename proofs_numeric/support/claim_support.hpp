@@ -23,6 +23,7 @@
 #include <functional>
 #include <map>
 #include <random>
+#include <source_location>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -488,9 +489,12 @@ ClaimResult combine(const Parts& parts, CombineStyle style = {}) {
 // ---- registration ----------------------------------------------------------------------------------
 
 // add(id, title, check_class, internal, check): registers a Claim in l.
+// add(id, title, class, internal, check): registers the claim with the call site's file and line
+// (recall list's `where` column).
 auto claim_adder(Ledger& l) {
-  return [lp = &l](const char* id, const char* title, const char* cls, bool internal, std::function<ClaimResult(const CheckConfig&)> f) {
-    lp->add(Claim{id, title, cls, internal, std::move(f)});
+  return [lp = &l](const char* id, const char* title, const char* cls, bool internal, std::function<ClaimResult(const CheckConfig&)> f,
+                   std::source_location at = std::source_location::current()) {
+    lp->add(Claim{id, title, cls, internal, std::move(f), at.file_name(), at.line()});
   };
 }
 
