@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include <iostream>
+#include <sstream>
 
 int main(int argc, char** argv) {
   CLI::App app{"recall: numerical verification test-bed for associative-memory sequence layers"};
@@ -12,7 +13,7 @@ int main(int argc, char** argv) {
 
   auto* list = app.add_subcommand("list", "list every spec ID with its status");
   std::string list_format = "tsv";
-  list->add_option("--format", list_format, "output format")->check(CLI::IsMember({"tsv"}));
+  list->add_option("--format", list_format, "tsv (id, kind, status, note, where), json or md")->check(CLI::IsMember({"tsv", "json", "md"}));
 
   auto* check = app.add_subcommand("check", "run claim checks and print verdicts with evidence");
   std::vector<std::string> ids;
@@ -23,6 +24,8 @@ int main(int argc, char** argv) {
   check->add_option("ids", ids, "spec IDs")->required();
   check->add_option("--format", check_format, "text or json (one object per line)")->check(CLI::IsMember({"text", "json"}));
   check->add_flag("--full", full, "run the full campaign instead of the quick one");
+  bool where_only = false;
+  check->add_flag("--where", where_only, "print where each ID's reference, op, kernels, claim check and tests are (file:line); run nothing");
   check->add_option("--seed", seed, "seed of the instance generators");
   check->add_option("--digits", digits, "working digits of multiprecision checks")->check(CLI::Range(20u, 2000u));
 
@@ -76,12 +79,24 @@ int main(int argc, char** argv) {
       return recall::cmd_dump(dopt, std::cout, std::cerr);
     }
     if (*list) {
-      recall::print_list_tsv(std::cout);
+      recall::print_list(std::cout, list_format);
       return 0;
     }
     recall::CheckConfig cfg;
     cfg.seed = seed;
     cfg.digits = digits;
+    if (*check && where_only) {
+      for (const auto& id : ids) {
+        std::ostringstream o;
+        recall::print_where(id, o);
+        if (o.str().empty()) {
+          std::cerr << "recall check --where: nothing in the code cites '" << id << "' (see `recall list`)\n";
+          return 2;
+        }
+        std::cout << o.str();
+      }
+      return 0;
+    }
     if (*check) {
       cfg.quick = !full;
       return recall::cmd_check(ids, check_format == "json", cfg, std::cout, std::cerr);

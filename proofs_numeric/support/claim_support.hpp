@@ -549,6 +549,19 @@ double ols_slope(const std::vector<double>& x, const std::vector<double>& y) {
 struct Ci {
   double mean = 0, lo = 0, hi = 0;
 };
+// B bootstrap resamples of the mean of x (n indices floor(u n), u = g.uniform(), per resample), sorted
+// ascending; the callers read their percentile CIs off it.
+std::vector<double> bootstrap_sorted_means(const std::vector<double>& x, Gauss& g, int B) {
+  const std::size_t n = x.size();
+  std::vector<double> means(static_cast<std::size_t>(B));
+  for (int b = 0; b < B; ++b) {
+    double acc = 0;
+    for (std::size_t i = 0; i < n; ++i) acc += x[std::min(n - 1, static_cast<std::size_t>(g.uniform() * n))];
+    means[static_cast<std::size_t>(b)] = acc / static_cast<double>(n);
+  }
+  std::sort(means.begin(), means.end());
+  return means;
+}
 std::string fmt_ci(const Ci& c, int p = 3) { return fmt(c.mean, p) + " [" + fmt(c.lo, p) + ", " + fmt(c.hi, p) + "]"; }
 
 // 97.5% quantile of Student's t with df degrees of freedom (table to 30, then 1.96 + 2.4/df)

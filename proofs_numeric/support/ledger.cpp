@@ -35,21 +35,65 @@ Ledger& ledger() {
   return l;
 }
 
+void register_all_sections(Ledger& l) {
+  register_a000_outer_product_memories(l);
+  register_a001_linear_attention(l);
+  register_a001_feature_maps(l);
+  register_a001_gated_linear_attention(l);
+  register_a001_one_gd_step(l);
+  register_a001_output_growth(l);
+  register_a001_output_norms(l);
+  register_a001_gated_model_list(l);
+  register_a001_ls_equivalence_rows(l);
+  register_a001_gated_equivalence_row(l);
+  register_a004_attention_cost(l);
+  register_a004_kernelised_attention(l);
+  register_a004_linear_attention_state(l);
+  register_a004_fast_weight_programmers(l);
+  register_a004_online_update_mamba2(l);
+  register_a004_ttt_theorem1(l);
+  register_a004_ttt_theorem1_proof(l);
+  register_a000_gradient_view(l);
+  register_a000_general_objective(l);
+  register_a000_table2_objectives(l);
+  register_a000_table2_softmax_norm(l);
+  register_a000_delta_rule_memory(l);
+  register_a000_softmax_objective(l);
+  register_a001_sgd_deltanet(l);
+  register_a001_online_learners(l);
+  register_a001_recursive_least_squares(l);
+  register_a001_ttt_layers(l);
+  register_a001_leaky_lms_gdn(l);
+  register_a004_delta_rule_equations(l);
+  register_a004_delta_rule_fwp(l);
+  register_a004_online_updates_delta(l);
+  register_a004_online_objectives(l);
+  register_a004_gd_step_views(l);
+  register_a000_softmax_exp_kernel(l);
+  register_a000_deltaformer_forms(l);
+  register_a000_normalised_deltaformer(l);
+  register_a000_chunked_listing1(l);
+  register_a000_triangular_inverse(l);
+  register_a000_deltaformer_complexity(l);
+  register_a000_perturbation(l);
+  register_a000_dag_reachability(l);
+  register_a000_listing2_toy(l);
+  register_a000_theorem1_assumptions(l);
+  register_a000_theorem1_state_exchange(l);
+  register_a000_theorem1_gqa_space(l);
+  register_a001_similarity_functions(l);
+  register_a001_softmax_nadaraya_watson(l);
+  register_a001_unnormalized_softmax(l);
+  register_a001_qknorm(l);
+  register_a004_softmax_attention(l);
+  register_a000_listing2_training(l);
+}
+
 void register_builtin_claims() {
   static bool done = false;
   if (done) return;
   done = true;
-  Ledger& l = ledger();
-  register_t1_a000_a001_claims(l);
-  register_t1_a001_claims_b(l);
-  register_t1_a004_claims(l);
-  register_t2_a000_claims(l);
-  register_t2_a001_claims(l);
-  register_t2_a004_claims(l);
-  register_t3_a000_forms_claims(l);
-  register_t3_a000_theory_claims(l);
-  register_t3_softmax_claims(l);
-  register_t3_toy_train_claims(l);
+  register_all_sections(ledger());
 }
 
 ClaimRun run_claim(const Claim& c, const CheckConfig& cfg) {

@@ -141,7 +141,7 @@ std::vector<OpSpec> build_ops() {
     };
     op.generate = [](const CaseKnobs& k, Precision p) { return gen_qkv(k, p, false, false); };
     op.accumulation_length = seq_length;
-    v.push_back(op);
+    add_op(v, std::move(op));
   }
   {
     OpSpec op;
@@ -166,7 +166,7 @@ std::vector<OpSpec> build_ops() {
       return eval_linear<double, Tensor>(x, "gated_linear_attention", true);
     };
     op.accumulation_length = seq_length;
-    v.push_back(op);
+    add_op(v, std::move(op));
   }
   {
     OpSpec op;
@@ -188,7 +188,7 @@ std::vector<OpSpec> build_ops() {
     };
     op.generate = [](const CaseKnobs& k, Precision p) { return gen_qkv(k, p, false, true); };
     op.accumulation_length = seq_length;
-    v.push_back(op);
+    add_op(v, std::move(op));
   }
   return v;
 }

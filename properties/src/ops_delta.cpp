@@ -312,7 +312,7 @@ void add_delta_ops(std::vector<OpSpec>& v) {
     op.condition = [](const TensorMap& in) { return delta_condition(in, "delta_rule", false); };
     op.solve_magnitude = [](const TensorMap& in) { return delta_solve_magnitude(in, "delta_rule", false); };
     op.perturbed = [](const TensorMap& in, double ds, double da, std::uint64_t seed) { return delta_perturbed(in, "delta_rule", false, ds, da, seed); };
-    v.push_back(op);
+    add_op(v, std::move(op));
   }
   {
     OpSpec op;
@@ -333,7 +333,7 @@ void add_delta_ops(std::vector<OpSpec>& v) {
     op.condition = [](const TensorMap& in) { return delta_condition(in, "gated_delta_rule", true); };
     op.solve_magnitude = [](const TensorMap& in) { return delta_solve_magnitude(in, "gated_delta_rule", true); };
     op.perturbed = [](const TensorMap& in, double ds, double da, std::uint64_t seed) { return delta_perturbed(in, "gated_delta_rule", true, ds, da, seed); };
-    v.push_back(op);
+    add_op(v, std::move(op));
   }
 }
 

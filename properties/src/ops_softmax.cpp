@@ -336,7 +336,7 @@ void add_softmax_ops(std::vector<OpSpec>& v) {
     };
     op.generate = gen_softmax;
     op.accumulation_length = seq_length;
-    v.push_back(op);
+    add_op(v, std::move(op));
   }
   for (bool normalized : {false, true}) {
     OpSpec op;
@@ -362,7 +362,7 @@ void add_softmax_ops(std::vector<OpSpec>& v) {
       return df_perturbed(in, name, normalized, delta, delta_a, seed);
     };
     op.gated = true;  // the gate knobs generate beta
-    v.push_back(op);
+    add_op(v, std::move(op));
   }
 }
 

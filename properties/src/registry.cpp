@@ -8,7 +8,11 @@
 
 namespace recall {
 
-void Registry::add(Implementation impl) {
+void Registry::add(Implementation impl, std::source_location at) {
+  if (impl.file.empty()) {
+    impl.file = at.file_name();
+    impl.line = at.line();
+  }
   op(impl.op);  // throws on an unknown op
   if (!impl.run) throw std::invalid_argument("Registry::add: implementation '" + impl.name + "' has no function");
   for (const auto& i : impls_)

@@ -104,10 +104,10 @@ template <class T> TensorMap run_deltaformer(const TensorMap& in, bool normalize
 // Registered: a small set, because every registered kernel runs 500 RapidCheck cases against an
 // MP oracle in the fast suite (the DeltaFormer oracle costs T^2 MP exponentials; about a minute per
 // registered DeltaFormer kernel). The other variants (naive attention, plain substitution, blocked
-// normalised, other chunk sizes) are judged against the same oracle and budget in test_softmax.cpp.
+// normalised, other chunk sizes) are judged against the same oracle and budget in test_softmax_deltaformer_family.cpp.
 // The product-form inverse (A000-TRIINV) is registered for the normalised kernel only: its rounding
 // error grows like sum_k |A|^k, moderate when the rows of A sum to beta_t <= 1, not for a large
-// unnormalised A (test_softmax.cpp shows 2e4 u against 14 u for substitution).
+// unnormalised A (test_softmax_deltaformer_family.cpp shows 2e4 u against 14 u for substitution).
 template <class T> void add_cpu(Registry& r, Precision p) {
   r.add({"softmax_attention", "cpu.tiled.b64", "cpu", p, [](const TensorMap& in) { return run_softmax<T>(in, true, 64, 64); },
          "tiled online softmax (running max/sum), Eigen GEMMs, 64x64 tiles"});

@@ -3,9 +3,11 @@
 // DeltaFormer) tested. Also the CLI's
 // check/report output formats.
 #include "recall/tools/app.hpp"
+#include "recall/tools/where.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -145,6 +147,53 @@ TEST(Cli, CheckOfAnUnknownIdFails) {
   std::ostringstream out, err;
   EXPECT_EQ(cmd_check({"A999-NOPE"}, false, CheckConfig{}, out, err), 2);
   EXPECT_NE(err.str().find("A999-NOPE"), std::string::npos);
+}
+
+// Issue 17: "where is ID X?" from `recall list` alone. Every tested ID has a test location and at
+// least one code location (claim check or op registration); every location names a file that
+// exists in the checkout, at a line that exists and, for scanned mentions, cites the ID.
+TEST(WhereColumn, EveryTestedIdHasCodeAndTestLocationsThatExist) {
+  int tested = 0;
+  for (const auto& e : spec_catalog()) {
+    if (e.status != "tested") continue;
+    ++tested;
+    const auto locs = where_of(e.id);
+    bool has_test = false, has_code = false;
+    for (const auto& l : locs) {
+      has_test |= l.role == "test";
+      has_code |= l.role == "claim" || l.role == "op";
+      const fs::path f = fs::path(RECALL_SOURCE_DIR) / l.file;
+      ASSERT_TRUE(fs::exists(f)) << e.id << ": " << l.role << " location " << l.str() << " does not exist";
+      std::ifstream in(f);
+      std::string line;
+      for (int n = 0; n < l.line && std::getline(in, line); ++n) {
+      }
+      ASSERT_TRUE(in) << e.id << ": " << l.str() << " is past the end of the file";
+      if (l.role == "ref" || (l.role == "test" && l.what.empty()) || (l.role == "kernel" && l.what.empty()))
+        EXPECT_NE(line.find(e.id), std::string::npos) << e.id << ": scanned mention " << l.str() << " does not cite it: " << line;
+    }
+    EXPECT_TRUE(has_test) << e.id << " is tested but has no test location: " << where_column(locs);
+    EXPECT_TRUE(has_code) << e.id << " is tested but has neither a claim check nor an op registration: " << where_column(locs);
+  }
+  EXPECT_GT(tested, 100);
+}
+
+TEST(WhereColumn, ListHasFiveColumnsAndClaimsPointAtTheirPaperFolder) {
+  std::ostringstream os;
+  print_list(os, "tsv");
+  std::istringstream in(os.str());
+  std::string line;
+  std::getline(in, line);
+  EXPECT_EQ(line, "id\tkind\tstatus\tnote\twhere");
+  int rows = 0;
+  while (std::getline(in, line)) {
+    ++rows;
+    EXPECT_EQ(std::count(line.begin(), line.end(), '\t'), 4) << line;
+  }
+  EXPECT_EQ(rows, static_cast<int>(spec_catalog().size()));
+  // claim checks live in proofs_numeric/<paper>/<section>.cpp, the paper folder named after the ID's seed
+  for (const auto& l : where_of("A000-DELTAFORMER-U"))
+    if (l.role == "claim") EXPECT_EQ(l.file.rfind("proofs_numeric/a000_", 0), 0u) << l.str();
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-// A000-TOY-TRAIN harness (proofs_numeric/src/toy_train.hpp): forward agreement with the reference
+// A000-TOY-TRAIN harness (proofs_numeric/support/toy_train.hpp): forward agreement with the reference
 // DeltaAttention of Listing 2, hand-written gradients vs central differences (and negative controls
 // that a wrong gradient is caught), curriculum / schedule / bf16 logic, bad input, determinism, and
 // that a short training run lowers the loss.

@@ -1,6 +1,7 @@
 #include "recall/tools/validate.hpp"
 
 #include "recall/tools/npy.hpp"
+#include "recall/tools/table.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -46,26 +47,79 @@ TensorMap to_tensors(const std::map<std::string, npy::Array>& arrays) {
   return m;
 }
 
-std::string xml_escape(const std::string& s) {
-  std::string o;
-  for (char c : s) {
-    switch (c) {
-      case '&': o += "&amp;"; break;
-      case '<': o += "&lt;"; break;
-      case '>': o += "&gt;"; break;
-      case '"': o += "&quot;"; break;
-      case '\'': o += "&apos;"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t') o += ' ';
-        else o += c;
-    }
+// The verdicts of one validate run as a table (tools/table.hpp): one row per output; the text,
+// JSON and JUnit forms are all rendered from it.
+out::Table results_table(const std::string& op_name, const std::vector<OutputJudgement>& res) {
+  using out::Show;
+  out::Table t;
+  t.columns = {{"output", "output"},
+               {"max_err_u", "max err (u)"},
+               {"worst_index", "worst index"},
+               {"token_rel_err_u", "token rel (u)"},
+               {"rel_rmse", "rel RMSE"},
+               {"baseline_err_u", "baseline (u)"},
+               {"budget_u", "budget (u)"},
+               {"budget_rel", "budget/scale"},
+               {"result", "result", Show::display_only},
+               {"pass", "", Show::json_only},
+               {"baseline_rel_rmse", "", Show::json_only},
+               {"worst_row", "", Show::json_only},
+               {"row_ratio", "", Show::json_only},
+               {"row_err_u", "", Show::json_only},
+               {"margin_u", "", Show::json_only},
+               {"terms_u_of_row_scale", "", Show::json_only},
+               {"kappa", "", Show::json_only},
+               {"kappa_solve", "", Show::json_only},
+               {"budget_rel_median", "", Show::json_only},
+               {"rows", "", Show::json_only},
+               {"zero_passing_rows", "", Show::json_only},
+               {"discriminating", "", Show::json_only},
+               {"weakness", "", Show::json_only},
+               {"nonfinite", "", Show::json_only},
+               {"first_nonfinite", "", Show::json_only}};
+  for (const auto& r : res) {
+    std::ostringstream msg;
+    msg << "max error " << r.err_u << " u at " << r.worst_index << "; per-token relative " << r.token_rel_err_u << " u; relative RMSE "
+        << r.rel_rmse << "; decisive row " << r.worst_row << ": error " << r.row_err_u << " u vs budget "
+        << r.term_baseline + r.term_rounding + r.term_sensitivity + r.term_solve + r.term_floor + r.term_underflow
+        << " u of the row's scale";
+    if (r.nonfinite) msg << "; " << r.nonfinite << " non-finite values (NaN/Inf), first at " << r.first_nonfinite;
+    if (!r.weakness.empty()) msg << "; " << r.weakness;
+    const nlohmann::json terms = {{"baseline", r.term_baseline}, {"rounding", r.term_rounding}, {"sensitivity", r.term_sensitivity},
+                                  {"solve", r.term_solve},       {"floor", r.term_floor},       {"underflow", r.term_underflow}};
+    out::Row row;
+    row.cells = {out::str(r.name),
+                 out::num(r.err_u),
+                 out::str(r.worst_index),
+                 out::num(r.token_rel_err_u),
+                 out::num(r.rel_rmse),
+                 out::num(r.baseline_err_u),
+                 out::num(r.budget_u),
+                 out::num(r.budget_rel),
+                 out::str(std::string(r.pass ? "pass" : "FAIL") + (r.discriminating ? "" : " (not discriminating)")),
+                 out::flag(r.pass),
+                 out::num(r.baseline_rel_rmse),
+                 out::str(r.worst_row),
+                 out::num(r.row_ratio),
+                 out::num(r.row_err_u),
+                 out::num(r.margin_u),
+                 out::shown_as(terms, terms.dump()),
+                 out::num(r.kappa),
+                 out::num(r.kappa_solve),
+                 out::num(r.budget_rel_median),
+                 out::integer(static_cast<long long>(r.rows)),
+                 out::integer(static_cast<long long>(r.zero_passing_rows)),
+                 out::flag(r.discriminating),
+                 out::str(r.weakness),
+                 out::integer(static_cast<long long>(r.nonfinite)),
+                 out::str(r.first_nonfinite)};
+    row.pass = r.pass;
+    row.name = r.name;
+    row.group = op_name;
+    row.message = msg.str();
+    t.rows.push_back(std::move(row));
   }
-  return o;
-}
-
-nlohmann::json jnum(double x) {
-  if (std::isfinite(x)) return x;
-  return std::isnan(x) ? "nan" : (x > 0 ? "inf" : "-inf");
+  return t;
 }
 
 }  // namespace
@@ -146,17 +200,7 @@ int cmd_validate(const ValidateOptions& opt, std::ostream& os, std::ostream& err
   const auto res = judge_outputs(ref.oracle.y, out, ref.baseline, ref.budget, opt.budget);
   int failures = 0;
   for (const auto& r : res) failures += !r.pass;
-  auto message = [&](const OutputJudgement& r) {
-    std::ostringstream msg;
-    msg << "max error " << r.err_u << " u at " << r.worst_index << "; per-token relative " << r.token_rel_err_u << " u; relative RMSE "
-        << r.rel_rmse << "; decisive row " << r.worst_row << ": error " << r.row_err_u << " u vs budget "
-        << r.term_baseline + r.term_rounding + r.term_sensitivity + r.term_solve + r.term_floor + r.term_underflow
-        << " u of the row's scale";
-    if (r.nonfinite) msg << "; " << r.nonfinite << " non-finite values (NaN/Inf), first at " << r.first_nonfinite;
-    if (!r.weakness.empty()) msg << "; " << r.weakness;
-    return msg.str();
-  };
-
+  const out::Table table = results_table(opp->name, res);
   if (opt.format == "json") {
     nlohmann::json j = {{"op", opp->name},       {"inputs", opt.inputs},      {"outputs", opt.outputs},
                         {"dtype", npy::dtype_name(dtype)}, {"unit_roundoff", u},
@@ -165,50 +209,17 @@ int cmd_validate(const ValidateOptions& opt, std::ostream& os, std::ostream& err
                         {"budget", {{"c", opt.budget.c}, {"lambda", opt.budget.lambda}, {"floor_u", opt.budget.floor_u},
                                     {"rounding", opt.budget.rounding}, {"samples", opt.budget.samples}}},
                         {"pass", failures == 0}};
-    for (const auto& r : res)
-      j["results"].push_back({{"output", r.name}, {"pass", r.pass}, {"max_err_u", jnum(r.err_u)}, {"worst_index", r.worst_index},
-                              {"baseline_err_u", jnum(r.baseline_err_u)}, {"token_rel_err_u", jnum(r.token_rel_err_u)},
-                              {"rel_rmse", jnum(r.rel_rmse)}, {"baseline_rel_rmse", jnum(r.baseline_rel_rmse)},
-                              {"worst_row", r.worst_row}, {"row_ratio", jnum(r.row_ratio)}, {"row_err_u", jnum(r.row_err_u)},
-                              {"budget_u", jnum(r.budget_u)}, {"margin_u", jnum(r.margin_u)},
-                              {"terms_u_of_row_scale", {{"baseline", r.term_baseline}, {"rounding", r.term_rounding},
-                                                        {"sensitivity", r.term_sensitivity}, {"solve", r.term_solve},
-                                                        {"floor", r.term_floor},
-                                                        {"underflow", r.term_underflow}}},
-                              {"kappa", jnum(r.kappa)}, {"kappa_solve", jnum(r.kappa_solve)},
-                              {"budget_rel", jnum(r.budget_rel)}, {"budget_rel_median", jnum(r.budget_rel_median)},
-                              {"rows", r.rows}, {"zero_passing_rows", r.zero_passing_rows},
-                              {"discriminating", r.discriminating}, {"weakness", r.weakness},
-                              {"nonfinite", r.nonfinite}, {"first_nonfinite", r.first_nonfinite}});
+    j["results"] = out::to_json(table);
     os << j.dump(2) << '\n';
   } else if (opt.format == "junit") {
-    os << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-    os << "<testsuites name=\"recall validate\" tests=\"" << res.size() << "\" failures=\"" << failures << "\" errors=\"0\">\n";
-    os << "  <testsuite name=\"" << xml_escape("recall.validate." + opp->name) << "\" tests=\"" << res.size() << "\" failures=\""
-       << failures << "\" errors=\"0\" skipped=\"0\">\n";
-    os << "    <properties>\n      <property name=\"dtype\" value=\"" << npy::dtype_name(dtype) << "\"/>\n"
-       << "      <property name=\"inputs\" value=\"" << xml_escape(opt.inputs) << "\"/>\n"
-       << "      <property name=\"outputs\" value=\"" << xml_escape(opt.outputs) << "\"/>\n    </properties>\n";
-    for (const auto& r : res) {
-      const std::string msg = message(r);
-      os << "    <testcase classname=\"" << xml_escape(opp->name) << "\" name=\"" << xml_escape(r.name) << "\">\n";
-      if (!r.pass) os << "      <failure message=\"" << xml_escape(msg) << "\" type=\"budget\">" << xml_escape(msg) << "</failure>\n";
-      else os << "      <system-out>" << xml_escape(msg) << "</system-out>\n";
-      os << "    </testcase>\n";
-    }
-    os << "  </testsuite>\n</testsuites>\n";
+    out::render_junit("recall validate", {{"recall.validate." + opp->name, &table}}, os,
+                      {{"dtype", npy::dtype_name(dtype)}, {"inputs", opt.inputs}, {"outputs", opt.outputs}});
   } else {
     os << "recall validate: op " << opp->name << ", dtype " << npy::dtype_name(dtype) << " (u = " << u << ", accumulation "
        << precision_name(accumulation(prec)) << "), oracle " << ref.oracle.digits << " digits (self-agreement " << std::setprecision(3)
        << ref.oracle.agree_digits << " digits)\n";
-    os << "  " << std::left << std::setw(10) << "output" << std::setw(13) << "max err (u)" << std::setw(18) << "worst index"
-       << std::setw(14) << "token rel (u)" << std::setw(12) << "rel RMSE" << std::setw(15) << "baseline (u)" << std::setw(13)
-       << "budget (u)" << std::setw(13) << "budget/scale" << "result\n";
-    for (const auto& r : res)
-      os << "  " << std::setw(10) << r.name << std::setw(13) << r.err_u << std::setw(18) << r.worst_index << std::setw(14)
-         << r.token_rel_err_u << std::setw(12) << r.rel_rmse << std::setw(15) << r.baseline_err_u << std::setw(13) << r.budget_u
-         << std::setw(13) << r.budget_rel << (r.pass ? "pass" : "FAIL") << (r.discriminating ? "" : " (not discriminating)") << '\n';
-    for (const auto& r : res) os << "  " << r.name << ": " << message(r) << '\n';
+    out::render_text(table, os);
+    for (const auto& r : table.rows) os << "  " << r.name << ": " << r.message << '\n';
     for (const auto& r : res)
       if (r.nonfinite)
         os << "  " << r.name << ": " << r.nonfinite << " non-finite values (NaN/Inf) where the reference is finite, first at "

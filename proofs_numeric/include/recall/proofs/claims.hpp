@@ -1,17 +1,75 @@
-// Registration entry points of the claim checks, one per source file of proofs_numeric/src.
+// Registration entry points of the claim checks: one per section file
+// proofs_numeric/<paper>/<section>.cpp, named register_<paper>_<section>; each registers the checks
+// of its spec IDs (one function per ID, named after it) with the ledger, recording the call site.
+// register_builtin_claims() (support/ledger.cpp) calls them in the order below, which is the
+// ledger's (and the report's) order.
 #pragma once
 
 #include "recall/proofs/ledger.hpp"
 
 namespace recall {
-void register_t1_a000_a001_claims(Ledger& l);   // claims_t1_a000_a001.cpp
-void register_t1_a001_claims_b(Ledger& l);      // claims_t1_a001_b.cpp
-void register_t1_a004_claims(Ledger& l);        // claims_t1_a004.cpp
-void register_t2_a000_claims(Ledger& l);        // claims_t2_a000.cpp (delta-rule family, objectives)
-void register_t2_a001_claims(Ledger& l);        // claims_t2_a001.cpp
-void register_t2_a004_claims(Ledger& l);        // claims_t2_a004.cpp
-void register_t3_a000_forms_claims(Ledger& l);  // claims_t3_a000_forms.cpp (DeltaFormer forms, u-solve)
-void register_t3_a000_theory_claims(Ledger& l); // claims_t3_a000_theory.cpp (state exchange, toy code)
-void register_t3_softmax_claims(Ledger& l);     // claims_t3_softmax.cpp (softmax attention, NW, QKNorm)
-void register_t3_toy_train_claims(Ledger& l);   // claims_t3_toy_train.cpp (Listing 2 training harness)
+// a000_associative_memory/
+void register_a000_outer_product_memories(Ledger& l);  // proofs_numeric/a000_associative_memory/outer_product_memories.cpp
+// a001_test_time_regression/
+void register_a001_linear_attention(Ledger& l);  // proofs_numeric/a001_test_time_regression/linear_attention.cpp
+void register_a001_feature_maps(Ledger& l);  // proofs_numeric/a001_test_time_regression/feature_maps.cpp
+void register_a001_gated_linear_attention(Ledger& l);  // proofs_numeric/a001_test_time_regression/gated_linear_attention.cpp
+void register_a001_one_gd_step(Ledger& l);  // proofs_numeric/a001_test_time_regression/one_gd_step.cpp
+void register_a001_output_growth(Ledger& l);  // proofs_numeric/a001_test_time_regression/output_growth.cpp
+void register_a001_output_norms(Ledger& l);  // proofs_numeric/a001_test_time_regression/output_norms.cpp
+void register_a001_gated_model_list(Ledger& l);  // proofs_numeric/a001_test_time_regression/gated_model_list.cpp
+void register_a001_ls_equivalence_rows(Ledger& l);  // proofs_numeric/a001_test_time_regression/ls_equivalence_rows.cpp
+void register_a001_gated_equivalence_row(Ledger& l);  // proofs_numeric/a001_test_time_regression/gated_equivalence_row.cpp
+// a004_memory_and_forgetting/
+void register_a004_attention_cost(Ledger& l);  // proofs_numeric/a004_memory_and_forgetting/attention_cost.cpp
+void register_a004_kernelised_attention(Ledger& l);  // proofs_numeric/a004_memory_and_forgetting/kernelised_attention.cpp
+void register_a004_linear_attention_state(Ledger& l);  // proofs_numeric/a004_memory_and_forgetting/linear_attention_state.cpp
+void register_a004_fast_weight_programmers(Ledger& l);  // proofs_numeric/a004_memory_and_forgetting/fast_weight_programmers.cpp
+void register_a004_online_update_mamba2(Ledger& l);  // proofs_numeric/a004_memory_and_forgetting/online_update_mamba2.cpp
+void register_a004_ttt_theorem1(Ledger& l);  // proofs_numeric/a004_memory_and_forgetting/ttt_theorem1.cpp
+void register_a004_ttt_theorem1_proof(Ledger& l);  // proofs_numeric/a004_memory_and_forgetting/ttt_theorem1_proof.cpp
+// a000_associative_memory/
+void register_a000_gradient_view(Ledger& l);  // proofs_numeric/a000_associative_memory/gradient_view.cpp
+void register_a000_general_objective(Ledger& l);  // proofs_numeric/a000_associative_memory/general_objective.cpp
+void register_a000_table2_objectives(Ledger& l);  // proofs_numeric/a000_associative_memory/table2_objectives.cpp
+void register_a000_table2_softmax_norm(Ledger& l);  // proofs_numeric/a000_associative_memory/table2_softmax_norm.cpp
+void register_a000_delta_rule_memory(Ledger& l);  // proofs_numeric/a000_associative_memory/delta_rule_memory.cpp
+void register_a000_softmax_objective(Ledger& l);  // proofs_numeric/a000_associative_memory/softmax_objective.cpp
+// a001_test_time_regression/
+void register_a001_sgd_deltanet(Ledger& l);  // proofs_numeric/a001_test_time_regression/sgd_deltanet.cpp
+void register_a001_online_learners(Ledger& l);  // proofs_numeric/a001_test_time_regression/online_learners.cpp
+void register_a001_recursive_least_squares(Ledger& l);  // proofs_numeric/a001_test_time_regression/recursive_least_squares.cpp
+void register_a001_ttt_layers(Ledger& l);  // proofs_numeric/a001_test_time_regression/ttt_layers.cpp
+void register_a001_leaky_lms_gdn(Ledger& l);  // proofs_numeric/a001_test_time_regression/leaky_lms_gdn.cpp
+// a004_memory_and_forgetting/
+void register_a004_delta_rule_equations(Ledger& l);  // proofs_numeric/a004_memory_and_forgetting/delta_rule_equations.cpp
+void register_a004_delta_rule_fwp(Ledger& l);  // proofs_numeric/a004_memory_and_forgetting/delta_rule_fwp.cpp
+void register_a004_online_updates_delta(Ledger& l);  // proofs_numeric/a004_memory_and_forgetting/online_updates_delta.cpp
+void register_a004_online_objectives(Ledger& l);  // proofs_numeric/a004_memory_and_forgetting/online_objectives.cpp
+void register_a004_gd_step_views(Ledger& l);  // proofs_numeric/a004_memory_and_forgetting/gd_step_views.cpp
+// a000_associative_memory/
+void register_a000_softmax_exp_kernel(Ledger& l);  // proofs_numeric/a000_associative_memory/softmax_exp_kernel.cpp
+void register_a000_deltaformer_forms(Ledger& l);  // proofs_numeric/a000_associative_memory/deltaformer_forms.cpp
+void register_a000_normalised_deltaformer(Ledger& l);  // proofs_numeric/a000_associative_memory/normalised_deltaformer.cpp
+void register_a000_chunked_listing1(Ledger& l);  // proofs_numeric/a000_associative_memory/chunked_listing1.cpp
+void register_a000_triangular_inverse(Ledger& l);  // proofs_numeric/a000_associative_memory/triangular_inverse.cpp
+void register_a000_deltaformer_complexity(Ledger& l);  // proofs_numeric/a000_associative_memory/deltaformer_complexity.cpp
+void register_a000_perturbation(Ledger& l);  // proofs_numeric/a000_associative_memory/perturbation.cpp
+void register_a000_dag_reachability(Ledger& l);  // proofs_numeric/a000_associative_memory/dag_reachability.cpp
+void register_a000_listing2_toy(Ledger& l);  // proofs_numeric/a000_associative_memory/listing2_toy.cpp
+void register_a000_theorem1_assumptions(Ledger& l);  // proofs_numeric/a000_associative_memory/theorem1_assumptions.cpp
+void register_a000_theorem1_state_exchange(Ledger& l);  // proofs_numeric/a000_associative_memory/theorem1_state_exchange.cpp
+void register_a000_theorem1_gqa_space(Ledger& l);  // proofs_numeric/a000_associative_memory/theorem1_gqa_space.cpp
+// a001_test_time_regression/
+void register_a001_similarity_functions(Ledger& l);  // proofs_numeric/a001_test_time_regression/similarity_functions.cpp
+void register_a001_softmax_nadaraya_watson(Ledger& l);  // proofs_numeric/a001_test_time_regression/softmax_nadaraya_watson.cpp
+void register_a001_unnormalized_softmax(Ledger& l);  // proofs_numeric/a001_test_time_regression/unnormalized_softmax.cpp
+void register_a001_qknorm(Ledger& l);  // proofs_numeric/a001_test_time_regression/qknorm.cpp
+// a004_memory_and_forgetting/
+void register_a004_softmax_attention(Ledger& l);  // proofs_numeric/a004_memory_and_forgetting/softmax_attention.cpp
+// a000_associative_memory/
+void register_a000_listing2_training(Ledger& l);  // proofs_numeric/a000_associative_memory/listing2_training.cpp
+
+// Every section above, in registration order (support/ledger.cpp).
+void register_all_sections(Ledger& l);
 }  // namespace recall

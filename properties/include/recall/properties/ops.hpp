@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <source_location>
 #include <string>
 #include <utility>
 #include <vector>
@@ -53,7 +54,17 @@ struct OpSpec {
   // n u_a times it (budget.hpp, solve term).
   std::function<TensorMap(const TensorMap&)> solve_magnitude;
   bool gated = false;  // generator uses gate knobs
+  // where the op was registered (add_op's call site, relative to the repository): the binding of
+  // its spec IDs to the reference templates its oracle and baseline instantiate
+  std::string file;
+  unsigned line = 0;
 };
+// Appends op to v, recording the call site (recall list's `where` column).
+inline void add_op(std::vector<OpSpec>& v, OpSpec op, std::source_location at = std::source_location::current()) {
+  op.file = at.file_name();
+  op.line = at.line();
+  v.push_back(std::move(op));
+}
 
 const std::vector<OpSpec>& ops();
 // Op families defined in their own translation units (called once by ops()).

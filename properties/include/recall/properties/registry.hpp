@@ -5,6 +5,7 @@
 #include "recall/properties/tensor.hpp"
 
 #include <functional>
+#include <source_location>
 #include <string>
 #include <vector>
 
@@ -18,11 +19,15 @@ struct Implementation {
   // Inputs hold values exactly representable in `precision`; outputs are returned as double.
   std::function<TensorMap(const TensorMap&)> run;
   std::string note;
+  // where it was registered (Registry::add's call site, relative to the repository)
+  std::string file;
+  unsigned line = 0;
 };
 
 class Registry {
  public:
-  void add(Implementation impl);  // throws on unknown op or duplicate name
+  // throws on unknown op or duplicate name; records the call site unless impl.file is set
+  void add(Implementation impl, std::source_location at = std::source_location::current());
   const std::vector<Implementation>& all() const { return impls_; }
   std::vector<const Implementation*> for_op(const std::string& op) const;
 

@@ -24,7 +24,12 @@ std::vector<std::string> parse_spec_ids(const std::string& tsv);
 // The embedded catalogue (spec/ids.tsv), with the status of each ID derived from the code:
 // tested = a ledger check or a registered op serves it (both are run by the test suite).
 std::vector<SpecEntry> spec_catalog();
+// id, kind, status, note, where (tools/where.hpp: ref=, op=, kernel=, claim=, test= file:line)
 void print_list_tsv(std::ostream& os);
+// the same table as tsv, json (where as an array of {role, file, line, name}) or md
+void print_list(std::ostream& os, const std::string& format);
+// `recall check ID --where`: one line per location (id, role, file:line, name)
+void print_where(const std::string& id, std::ostream& os);
 
 nlohmann::json claim_json(const Claim& c, const ClaimRun& r);
 nlohmann::json agreement_json(const AgreementRow& r);

@@ -1,3 +1,7 @@
+// Paper A000 (associative memory), App. 10.4 Listing 2 (train_model and the training script) and the
+// Fig. 6 caption: the toy model's training configuration and curriculum.
+// Spec IDs: A000-TOY-TRAIN.
+//
 // A000-TOY-TRAIN: Listing 2's training configuration and curriculum, decided from training runs of the
 // reproduction harness (toy_train.hpp). The claim decided:
 //
@@ -22,6 +26,7 @@
 // written there as CSV.
 #include "recall/proofs/claims.hpp"
 #include "recall/proofs/ledger.hpp"
+#include "claim_support.hpp"
 #include "toy_train.hpp"
 
 #include <algorithm>
@@ -42,13 +47,7 @@ using toy::Curriculum;
 using toy::Precision;
 using toy::ToyK1;
 using toy::ToyK2;
-
-std::string fmt(double x, int prec = 3) {
-  std::ostringstream s;
-  s.precision(prec);
-  s << x;
-  return s.str();
-}
+using claim_support::fmt;
 
 // 95% Wilson score interval for k successes in n trials.
 std::pair<double, double> wilson(std::size_t k, std::size_t n) {
@@ -98,7 +97,7 @@ std::string describe(const Config& c, const SeedRun& s, std::size_t max_len) {
   return o.str();
 }
 
-ClaimResult check_toy_train(const CheckConfig& cfg) {
+ClaimResult a000_toy_train(const CheckConfig& cfg) {
   ClaimResult res;
   Evidence& e = res.evidence;
   e.seed = cfg.seed;
@@ -228,9 +227,11 @@ ClaimResult check_toy_train(const CheckConfig& cfg) {
 
 }  // namespace
 
-void register_t3_toy_train_claims(Ledger& l) {
-  l.add(Claim{"A000-TOY-TRAIN", "Listing 2 training configuration and curriculum: the (exp, softmax) run trains at length 16",
-              check_class::reproduction, false, check_toy_train});
+void register_a000_listing2_training(Ledger& l) {
+  using namespace check_class;
+  const auto add = claim_support::claim_adder(l);
+  add("A000-TOY-TRAIN", "Listing 2 training configuration and curriculum: the (exp, softmax) run trains at length 16", reproduction, false,
+      a000_toy_train);
 }
 
 }  // namespace recall
