@@ -1,3 +1,10 @@
+// properties/ — where kernels meet references. ops.hpp binds spec IDs to an op (layout, oracle =
+// the reference/ template at high precision, baseline, generator); this registry binds kernels
+// (optimized/, gpu/, a user's) to an op; budget.hpp judges a kernel's outputs against the oracle;
+// agreement.hpp and discrimination.hpp run every kernel on generated inputs; properties/tests holds
+// the test suites (one file per op family or reference header). Registrations record their call
+// site (file:line), which `recall list` prints as the `where` of an ID.
+//
 // The registry of implementations (DESIGN idea 2). A kernel registers once
 // {op, name, device, precision, function} and gets the whole agreement suite and the report.
 #pragma once

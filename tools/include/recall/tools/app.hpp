@@ -1,4 +1,11 @@
-// The command-line program's library: the spec catalogue with statuses, `check` and `report`.
+// tools/ — the `recall` program and its library. Nothing here computes a number: the commands
+// read the registries (ops and kernels: properties/, claims: proofs_numeric/), run them, and render
+// the results through one output layer (table.hpp: text, Markdown, TSV, JSON, JUnit). list (the
+// spec catalogue with statuses and, via where.hpp, every ID's file:line), check (claim verdicts),
+// report (agreement + discrimination + ledger), validate / dump (validate.hpp: outside kernels on
+// .npy/.npz files, npy.hpp).
+//
+// This header: the spec catalogue with statuses, `check` and `report`.
 #pragma once
 
 #include "recall/properties/agreement.hpp"
