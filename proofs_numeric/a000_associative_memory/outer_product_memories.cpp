@@ -65,10 +65,7 @@ ClaimResult a000_am_outer(const CheckConfig& cfg) {
   std::string fp64_where;
   int n = 0;
   for (const Dims& dm : dims) {
-    const std::uint64_t s = instance_seed(cfg, tag, static_cast<std::uint64_t>(n));
-    Gen g(s);
-    MD Q = g.gauss(dm.T, dm.dk), K = g.gauss(dm.T, dm.dk), V = g.gauss(dm.T, dm.dv);
-    const KeyScale ks = key_variant(g, K);
+    auto [s, g, Q, K, V, ks] = g1_instance(cfg, tag, n, dm);
     const bool with_s0 = (n % 3 == 2);
     MD S0 = g.gauss(dm.dv, dm.dk);
     const std::string desc = "G1 " + dims_desc(dm) + " " + ks.desc + (with_s0 ? " S0=N(0,1)" : " S0=0") +

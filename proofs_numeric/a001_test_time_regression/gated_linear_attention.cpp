@@ -111,10 +111,7 @@ ClaimResult a001_gated_linattn_diag(const CheckConfig& cfg) {
   const auto dims = schedule(cfg, tag, 10, 18);
   int n = 0;
   for (const Dims& dm : dims) {
-    const std::uint64_t s = instance_seed(cfg, tag, static_cast<std::uint64_t>(n));
-    Gen g(s);
-    MD Q = g.gauss(dm.T, dm.dk), K = g.gauss(dm.T, dm.dk), V = g.gauss(dm.T, dm.dv);
-    const KeyScale ks = key_variant(g, K);
+    auto [s, g, Q, K, V, ks] = g1_instance(cfg, tag, n, dm);
     // per-coordinate G5 gates: each key coordinate gets its own gate sequence and kind
     std::vector<Gates> cols;
     std::string gdesc;
@@ -210,10 +207,7 @@ ClaimResult a001_gated_linattn_unroll(const CheckConfig& cfg) {
   const auto dims = schedule(cfg, tag, 8, 18);
   int n = 0;
   for (const Dims& dm : dims) {
-    const std::uint64_t s = instance_seed(cfg, tag, static_cast<std::uint64_t>(n));
-    Gen g(s);
-    MD Q = g.gauss(dm.T, dm.dk), K = g.gauss(dm.T, dm.dk), V = g.gauss(dm.T, dm.dv);
-    const KeyScale ks = key_variant(g, K);
+    auto [s, g, Q, K, V, ks] = g1_instance(cfg, tag, n, dm);
     const Gates gates = draw_gates(g, dm.T, kA001Gates[static_cast<std::size_t>(n) % kA001Gates.size()]);
     ic.add("G1 " + dims_desc(dm) + " " + ks.desc + " " + gates.desc + " all t in 1..T inst_seed=" + hex(s), [&](unsigned d) {
       MpDigitsScope sc(d);

@@ -118,10 +118,7 @@ ClaimResult a001_linattn(const CheckConfig& cfg) {
   const auto dims = schedule(cfg, tag, 10, 18);
   int n = 0;
   for (const Dims& dm : dims) {
-    const std::uint64_t s = instance_seed(cfg, tag, static_cast<std::uint64_t>(n));
-    Gen g(s);
-    MD Q = g.gauss(dm.T, dm.dk), K = g.gauss(dm.T, dm.dk), V = g.gauss(dm.T, dm.dv);
-    const KeyScale ks = key_variant(g, K);
+    auto [s, g, Q, K, V, ks] = g1_instance(cfg, tag, n, dm);
     ic.add("G1 " + dims_desc(dm) + " " + ks.desc + " inst_seed=" + hex(s), [&](unsigned d) {
       MpDigitsScope sc(d);
       const MM q = to_mp(Q), k = to_mp(K), v = to_mp(V);

@@ -45,10 +45,7 @@ ClaimResult gd_step_check(const CheckConfig& cfg, const char* tag, bool gated) {
   const auto dims = schedule(cfg, tag, 10, 18);
   int n = 0;
   for (const Dims& dm : dims) {
-    const std::uint64_t s = instance_seed(cfg, tag, static_cast<std::uint64_t>(n));
-    Gen g(s);
-    MD Q = g.gauss(dm.T, dm.dk), K = g.gauss(dm.T, dm.dk), V = g.gauss(dm.T, dm.dv);
-    const KeyScale ks = key_variant(g, K);
+    auto [s, g, Q, K, V, ks] = g1_instance(cfg, tag, n, dm);
     const Gates gates = gated ? draw_gates(g, dm.T, kA001Gates[static_cast<std::size_t>(n) % kA001Gates.size()]) : Gates{};
     const std::string desc = "G1 " + dims_desc(dm) + " " + ks.desc + (gated ? " " + gates.desc : std::string()) +
                              " every t in 1..T inst_seed=" + hex(s);
@@ -98,10 +95,7 @@ ClaimResult a001_eq01_la_gd(const CheckConfig& cfg, const Ledger* lp) {
   const auto dims = schedule(cfg, tag, 8, 18);
   int n = 0;
   for (const Dims& dm : dims) {
-    const std::uint64_t s = instance_seed(cfg, tag, static_cast<std::uint64_t>(n));
-    Gen g(s);
-    MD Q = g.gauss(dm.T, dm.dk), K = g.gauss(dm.T, dm.dk), V = g.gauss(dm.T, dm.dv);
-    const KeyScale ks = key_variant(g, K);
+    auto [s, g, Q, K, V, ks] = g1_instance(cfg, tag, n, dm);
     const std::string desc = "G1 " + dims_desc(dm) + " " + ks.desc + " every t in 1..T inst_seed=" + hex(s);
     ic.add(desc, [&](unsigned d) {
       MpDigitsScope sc(d);

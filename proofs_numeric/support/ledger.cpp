@@ -159,6 +159,32 @@ static std::string fmt_g(double x) {
   return s.str();
 }
 
+void decide_doubled_digits(const DoubledDigitsTally& t, unsigned digits, const std::string& extra_key, const std::string& holds_reason,
+                           ClaimResult& r) {
+  Evidence& e = r.evidence;
+  if (t.failed) {
+    r.verdict = Verdict::violated;
+    e.value = t.witness_value;
+    e.witness = t.witness;
+    e.extra.emplace_back(extra_key, t.witness_value_2x);
+    r.reason = "smallest failing instance, confirmed at " + std::to_string(2 * digits) + " digits";
+  } else if (t.n == 0) {
+    r.verdict = Verdict::inconclusive;
+    r.reason = "no instance could be evaluated";
+  } else if (t.unconfirmed) {
+    r.verdict = Verdict::inconclusive;
+    e.value = t.witness_value;
+    e.witness = t.witness;
+    e.extra.emplace_back(extra_key, t.witness_value_2x);
+    r.reason = "a failing instance was not confirmed at doubled digits";
+  } else {
+    r.verdict = Verdict::holds;
+    e.value = t.worst;
+    e.witness = t.worst_desc;
+    r.reason = holds_reason;
+  }
+}
+
 ClaimResult IdentityCheck::result(const CheckConfig& cfg, const std::string& sizes) const {
   ClaimResult r;
   Evidence& e = r.evidence;
@@ -169,27 +195,8 @@ ClaimResult IdentityCheck::result(const CheckConfig& cfg, const std::string& siz
   e.digits = digits_;
   e.seed = cfg.seed;
   if (excluded_ > 0) e.extra.emplace_back("excluded", std::to_string(excluded_) + ", e.g. " + excluded_example_);
-  if (failed_) {
-    r.verdict = Verdict::violated;
-    e.value = witness_value_;
-    e.witness = witness_;
-    e.extra.emplace_back("residual_at_doubled_digits", fmt_g(witness_value_2x_));
-    r.reason = "smallest failing instance, confirmed at " + std::to_string(2 * digits_) + " digits";
-  } else if (n_ == 0) {
-    r.verdict = Verdict::inconclusive;
-    r.reason = "no instance could be evaluated";
-  } else if (unconfirmed_) {
-    r.verdict = Verdict::inconclusive;
-    e.value = witness_value_;
-    e.witness = witness_;
-    e.extra.emplace_back("residual_at_doubled_digits", fmt_g(witness_value_2x_));
-    r.reason = "a failing instance was not confirmed at doubled digits";
-  } else {
-    r.verdict = Verdict::holds;
-    e.value = worst_;
-    e.witness = worst_desc_;
-    r.reason = "all " + std::to_string(n_) + " instances within the threshold";
-  }
+  decide_doubled_digits({n_, failed_, unconfirmed_, witness_, witness_value_, fmt_g(witness_value_2x_), worst_, worst_desc_}, digits_,
+                        "residual_at_doubled_digits", "all " + std::to_string(n_) + " instances within the threshold", r);
   return r;
 }
 

@@ -270,6 +270,23 @@ std::vector<std::size_t> chunk_sizes(const CheckConfig& cfg) {
   if (cfg.quick) return {1, 4, 16};
   return {1, 4, 16, 32, 64};
 }
+// The n-th G1 instance of a check: its seed, the generator (callers keep drawing from it: gates,
+// initial states), Q, K, V ~ N(0, 1) drawn in that order, and the key variant applied to K.
+struct G1Instance {
+  std::uint64_t seed;
+  Gen g;
+  MD Q, K, V;
+  KeyScale ks;
+};
+G1Instance g1_instance(const CheckConfig& cfg, std::string_view tag, int n, const Dims& dm) {
+  const std::uint64_t s = instance_seed(cfg, tag, static_cast<std::uint64_t>(n));
+  G1Instance x{s, Gen(s), MD(), MD(), MD(), KeyScale{}};
+  x.Q = x.g.gauss(dm.T, dm.dk);
+  x.K = x.g.gauss(dm.T, dm.dk);
+  x.V = x.g.gauss(dm.T, dm.dv);
+  x.ks = key_variant(x.g, x.K);
+  return x;
+}
 std::string dims_desc(const Dims& d) {
   return "T=" + std::to_string(d.T) + " dk=" + std::to_string(d.dk) + " dv=" + std::to_string(d.dv);
 }
@@ -342,27 +359,8 @@ class ZeroCheck {
     e.sizes = sizes;
     e.digits = digits_;
     e.seed = cfg.seed;
-    if (failed_) {
-      r.verdict = Verdict::violated;
-      e.value = wv_;
-      e.witness = witness_;
-      e.extra.emplace_back("value_at_doubled_digits", fmt(wv2_));
-      r.reason = "smallest failing instance, confirmed at " + std::to_string(2 * digits_) + " digits";
-    } else if (n_ == 0) {
-      r.verdict = Verdict::inconclusive;
-      r.reason = "no instance could be evaluated";
-    } else if (unconfirmed_) {
-      r.verdict = Verdict::inconclusive;
-      e.value = wv_;
-      e.witness = witness_;
-      e.extra.emplace_back("value_at_doubled_digits", fmt(wv2_));
-      r.reason = "a failing instance was not confirmed at doubled digits";
-    } else {
-      r.verdict = Verdict::holds;
-      e.value = worst_;
-      e.witness = worst_desc_;
-      r.reason = "all " + std::to_string(n_) + " instances exactly satisfy the property";
-    }
+    decide_doubled_digits({n_, failed_, unconfirmed_, witness_, wv_, fmt(wv2_), worst_, worst_desc_}, digits_, "value_at_doubled_digits",
+                          "all " + std::to_string(n_) + " instances exactly satisfy the property", r);
     return r;
   }
 

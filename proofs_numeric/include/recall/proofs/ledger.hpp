@@ -94,6 +94,25 @@ double identity_threshold(unsigned digits, double cond = 1.0);
 // Accumulates an identity (or inequality) check over instances tried smallest first. The first
 // failing instance is the witness (instances are generated in increasing size, so it is the
 // smallest found); before it is reported as a violation it is re-evaluated at doubled digits.
+// The decision shared by the checks that evaluate instances at `digits` and confirm any failure
+// at doubled digits (IdentityCheck below; exact-zero checks of the claim files): a failure seen at
+// both precisions is `violated` (the first such instance is the witness), one seen only at `digits`
+// makes the claim `inconclusive`, no instance at all too; otherwise `holds` with the worst instance.
+struct DoubledDigitsTally {
+  int n = 0;                   // instances evaluated
+  bool failed = false;         // a failure confirmed at doubled digits
+  bool unconfirmed = false;    // a failure not confirmed at doubled digits
+  std::string witness;         // the instance of the failure
+  double witness_value = 0;    // its statistic at `digits`
+  std::string witness_value_2x;  // its statistic at doubled digits, formatted
+  double worst = 0;            // the largest statistic over the instances
+  std::string worst_desc;
+};
+// Fills verdict, reason, value, witness and the doubled-digits extra (named `extra_key`) of r;
+// `holds_reason` is the reason when every instance passes.
+void decide_doubled_digits(const DoubledDigitsTally& t, unsigned digits, const std::string& extra_key, const std::string& holds_reason,
+                           ClaimResult& r);
+
 class IdentityCheck {
  public:
   IdentityCheck(std::string statistic, unsigned digits, double cond = 1.0);
