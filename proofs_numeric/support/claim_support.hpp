@@ -1,4 +1,4 @@
-// Internal helpers shared by the claim checks in proofs_numeric/src/claims_*.cpp (not a public header):
+// Internal helpers shared by the claim checks in proofs_numeric/<paper>/<section>.cpp (not a public header):
 // instance seeds, number formatting, the std::mt19937_64 / Box-Muller generators, mp residuals,
 // the per-instance "where" bookkeeping around IdentityCheck, the combination of a claim's sub-results
 // and the log-log scaling fit of R-SCALE. Each helper here was written identically in several claim
