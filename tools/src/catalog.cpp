@@ -121,9 +121,10 @@ std::vector<Location> where_of(const std::string& id) {
     }
   scanned("kernel", kernels, "kernel");
   const Claim* c = ledger().find(id);
-  if (c) claims.push_back({"claim", c->file, static_cast<int>(c->line), c->title});
-  if (c)
+  if (c) {
+    claims.push_back({"claim", c->file, static_cast<int>(c->line), c->title});
     for (const char* t : kClaimTests) add_test(tests, t);
+  }
   if (op_served)
     for (const char* t : kOpTests) add_test(tests, t);
   scanned("test", tests, "test");

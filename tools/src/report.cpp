@@ -132,8 +132,6 @@ out::Table agreement_table(const std::vector<AgreementRow>& rows) {
   return t;
 }
 
-nlohmann::json agreement_json(const AgreementRow& r) { return out::to_json(agreement_table({r}))[0]; }
-
 out::Table discrimination_table(const std::vector<DiscriminationRow>& disc) {
   out::Table t;
   t.columns = {{"op", "op"},

@@ -39,7 +39,6 @@ void print_list(std::ostream& os, const std::string& format);
 void print_where(const std::string& id, std::ostream& os);
 
 nlohmann::json claim_json(const Claim& c, const ClaimRun& r);
-nlohmann::json agreement_json(const AgreementRow& r);
 
 // `recall check ID...`: returns 0 when every check ran, 2 when an ID is unknown, 3 when a check could not run.
 int cmd_check(const std::vector<std::string>& ids, bool json, const CheckConfig& cfg, std::ostream& os, std::ostream& err);
