@@ -32,8 +32,10 @@ int main(int argc, char** argv) {
   auto* report = app.add_subcommand("report", "agreement table of every implementation and the claims ledger");
   std::string out_dir = "recall-report";
   bool quick = false;
-  report->add_option("--out", out_dir, "output directory for report.md and report.json");
-  report->add_flag("--quick", quick, "the quick case list and quick claim checks");
+  bool report_full = false;
+  report->add_option("--out", out_dir, "output directory for report.md, report.json and report.html");
+  report->add_flag("--quick", quick, "the quick campaign (the default; minutes)");
+  report->add_flag("--full", report_full, "the full campaign: every precision, T up to 4096, full claim checks (an hour on 2 cores)");
   report->add_option("--seed", seed, "seed of the instance generators");
 
   auto* validate = app.add_subcommand("validate", "judge a kernel's outputs (NumPy .npy/.npz) against the MP reference");
@@ -46,10 +48,22 @@ int main(int argc, char** argv) {
   validate->add_option("--dtype", vo.dtype, "working precision: f16, bf16 (stored as uint16), f32, f64, or auto (from the outputs)")
       ->check(CLI::IsMember({"auto", "f16", "bf16", "f32", "f64"}));
   validate->add_option("--format", vo.format, "text, json or junit")->check(CLI::IsMember({"text", "json", "junit"}));
+  auto layout_options = [](CLI::App* c, recall::LayoutOptions& lo, double& q_scale) {
+    c->add_option("--layout", lo.layout, "token tensors [B,H,T,d] (bhtd, the default) or [B,T,H,d] (bthd, PyTorch / GPU libraries)")
+        ->check(CLI::IsMember({"bhtd", "bthd"}));
+    c->add_option("--state-layout", lo.state_layout, "states [B,H,dv,dk] (vk, the default) or [B,H,dk,dv] (kv, GPU libraries)")
+        ->check(CLI::IsMember({"vk", "kv"}));
+    c->add_option("--q-scale", q_scale,
+                  "scale multiplying q.k: the `scale` input of softmax/DeltaFormer ops (default 1/sqrt(dk)); for the other ops q is "
+                  "multiplied by it (default: none)")
+        ->check(CLI::PositiveNumber);
+  };
+  double validate_q_scale = 0, dump_q_scale = 0;
+  layout_options(validate, vo.layout, validate_q_scale);
 
   auto* dump = app.add_subcommand("dump", "write generated inputs of an op (corner-case generators included) as .npz");
   recall::DumpOptions dopt;
-  std::string keys = "gaussian", gates = "uniform";
+  std::string keys = "gaussian", gates = "uniform", betas = "mixed";
   dump->add_option("--op", dopt.op, "op name")->required();
   dump->add_option("--shape", dopt.shape, "dimensions, e.g. B=1,H=2,T=65,dk=16,dv=16")->required();
   dump->add_option("--seed", dopt.knobs.seed, "generator seed")->required();
@@ -57,8 +71,10 @@ int main(int argc, char** argv) {
   dump->add_option("--dtype", dopt.dtype, "storage dtype: f16, bf16, f32, f64")->check(CLI::IsMember({"f16", "bf16", "f32", "f64"}));
   dump->add_option("--keys", keys, "gaussian, near_zero, near_parallel, correlated, unit_sphere, integer");
   dump->add_option("--gates", gates, "ones, uniform, beta51, zeros_mixed, tiny, near_one, saturating, constant");
+  dump->add_option("--betas", betas, "delta-rule ops: beta_t |k_t|^2 kind: mixed, unit_interval, zero_one, near_two, beyond_two");
   dump->add_option("--scale-exp", dopt.knobs.scale_exp, "keys and queries scaled by 10^a")->check(CLI::Range(-30, 30));
   dump->add_flag("--initial-state", dopt.knobs.initial_state, "include an initial state s0 (and z0)");
+  layout_options(dump, dopt.layout, dump_q_scale);
 
   CLI11_PARSE(app, argc, argv);
   try {
@@ -71,11 +87,14 @@ int main(int argc, char** argv) {
         std::cerr << "recall validate: --op, --inputs and --outputs are required (or --list-ops)\n";
         return 2;
       }
+      if (validate_q_scale > 0) vo.layout.q_scale = validate_q_scale;
       return recall::cmd_validate(vo, std::cout, std::cerr);
     }
     if (*dump) {
       dopt.knobs.keys = recall::parse_key_kind(keys);
       dopt.knobs.gates = recall::parse_gate_kind(gates);
+      dopt.knobs.betas = recall::parse_beta_kind(betas);
+      if (dump_q_scale > 0) dopt.layout.q_scale = dump_q_scale;
       return recall::cmd_dump(dopt, std::cout, std::cerr);
     }
     if (*list) {
@@ -102,7 +121,11 @@ int main(int argc, char** argv) {
       return recall::cmd_check(ids, check_format == "json", cfg, std::cout, std::cerr);
     }
     if (*report) {
-      cfg.quick = quick;
+      if (quick && report_full) {
+        std::cerr << "recall report: --quick and --full exclude each other\n";
+        return 2;
+      }
+      cfg.quick = !report_full;
       return recall::cmd_report(out_dir, cfg, std::cout, std::cerr);
     }
   } catch (const std::exception& e) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <sstream>
 
 namespace recall {
@@ -160,6 +161,17 @@ std::vector<Mutant> build_mutants() {
 
 }  // namespace
 
+double discrimination_cost(const std::string& op, int T, int d) {
+  static const std::map<std::string, double> at1000 = {
+      {"linear_attention", 0.6}, {"gated_linear_attention", 0.75}, {"normalized_linear_attention", 0.3}, {"delta_rule", 0.9},
+      {"gated_delta_rule", 0.9}, {"softmax_attention", 4.7},       {"deltaformer_u", 12.5},             {"deltaformer_norm", 15.0}};
+  const auto it = at1000.find(op);
+  const double base = it == at1000.end() ? 1.0 : it->second;
+  const bool pairwise = op.find("softmax") != std::string::npos || op.find("deltaformer") != std::string::npos;
+  const double t = T / 1000.0, dd = d / 64.0;
+  return base * (pairwise ? t * t * dd : t * dd * dd);
+}
+
 const std::vector<Mutant>& mutants() {
   static const std::vector<Mutant> v = build_mutants();
   return v;
@@ -194,8 +206,14 @@ std::vector<DiscriminationRow> run_discrimination(const std::vector<Discriminati
           const Judgement j = judge(ref, out, bp);
           r.passed = j.pass;
           r.ratio = 0;
+          r.T = sh.T, r.d = sh.dk;
           for (const auto& oj : j.outputs) {
-            r.ratio = std::max(r.ratio, oj.nonfinite ? INFINITY : oj.row_ratio);
+            const double ratio = oj.nonfinite ? INFINITY : oj.row_ratio;
+            if (ratio >= r.ratio) {
+              r.row_err_u = oj.nonfinite ? INFINITY : oj.row_err_u;
+              r.row_budget_u = oj.term_baseline + oj.term_rounding + oj.term_sensitivity + oj.term_solve + oj.term_floor + oj.term_underflow;
+            }
+            r.ratio = std::max(r.ratio, ratio);
             r.token_rel_err_u = std::max(r.token_rel_err_u, oj.token_rel_err_u);
             r.rel_rmse = std::max(r.rel_rmse, oj.rel_rmse);
           }

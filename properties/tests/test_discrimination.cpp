@@ -6,6 +6,7 @@
 // x 0.9; gates one token late; the logit scale omitted). Fast: T = 256, d = 32, every op and
 // storage precision. Slow (label slow): T in {1000, 4096}, d in {64, 128}.
 #include "recall/properties/discrimination.hpp"
+#include "recall/tools/progress.hpp"
 
 #include <gtest/gtest.h>
 
@@ -71,9 +72,20 @@ INSTANTIATE_TEST_SUITE_P(Precisions, DiscriminationFast, ::testing::Values(Preci
 // Realistic shapes, one test per op (run with ctest -L slow, or shard with GTEST_TOTAL_SHARDS).
 class DiscriminationSlow : public ::testing::TestWithParam<std::string> {};
 TEST_P(DiscriminationSlow, RejectsWrongAndAcceptsCorrectKernelsAtRealisticShapes) {
-  expect_all_as_expected(run_discrimination(discrimination_shapes(true), {GetParam()}, {Precision::f64, Precision::f32, Precision::bf16,
-                                                                                         Precision::f16},
-                                            [](const std::string& line) { std::cout << line << std::endl; }));
+  const std::vector<Precision> precisions = {Precision::f64, Precision::f32, Precision::bf16, Precision::f16};
+  const auto shapes = discrimination_shapes(true);
+  // progress with the time left (plain lines in ctest's log; a bar when run on a terminal)
+  std::map<std::string, double> cost;
+  double total = 0;
+  for (const auto& sh : shapes) {
+    cost[sh.str()] = discrimination_cost(GetParam(), sh.T, sh.dk);
+    total += precisions.size() * cost[sh.str()];
+  }
+  Progress bar("DiscriminationSlow/" + GetParam(), total, std::cout, is_terminal(1));
+  expect_all_as_expected(run_discrimination(shapes, {GetParam()}, precisions, [&](const std::string& line) {
+    for (const auto& [s, c] : cost)
+      if (line.find(s) != std::string::npos) bar.done(line, c);
+  }));
 }
 INSTANTIATE_TEST_SUITE_P(Ops, DiscriminationSlow,
                          ::testing::Values("linear_attention", "gated_linear_attention", "normalized_linear_attention", "delta_rule",

@@ -2,6 +2,9 @@
 // identities between this project's own forms hold. Paper claims are findings: their verdicts
 // are reported, not asserted.
 #include "recall/proofs/ledger.hpp"
+#include "recall/tools/progress.hpp"
+
+#include <iostream>
 
 #include <gtest/gtest.h>
 
@@ -105,8 +108,10 @@ TEST(LedgerSlow, FullCampaignEveryClaimRuns) {
   register_builtin_claims();
   CheckConfig cfg;
   cfg.quick = false;
+  Progress bar("LedgerSlow", static_cast<double>(ledger().all().size()), std::cout, is_terminal(1));
   for (const Claim& c : ledger().all()) {
     ClaimRun r = run_claim(c, cfg);
+    bar.done(c.id + ": " + verdict_name(r.result.verdict), 1.0);
     EXPECT_TRUE(r.ran) << c.id << ": " << r.result.reason;
     if (c.internal) EXPECT_EQ(r.result.verdict, Verdict::holds) << c.id << ": " << r.result.reason;
   }

@@ -1,7 +1,11 @@
 #include "recall/tools/app.hpp"
+#include "recall/tools/parallel.hpp"
+#include "recall/tools/progress.hpp"
 #include "recall/tools/table.hpp"
 
 #include <chrono>
+#include <iostream>
+#include <optional>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -9,9 +13,31 @@
 #include <map>
 #include <ostream>
 #include <sstream>
+#include <cstdlib>
+#include <set>
 
 namespace recall {
+
+// Results cross the worker-process boundary (tools/parallel.hpp) as CBOR: binary doubles, so
+// every number (infinities and NaN included) comes back bit for bit.
+NLOHMANN_JSON_SERIALIZE_ENUM(Verdict, {{Verdict::holds, "holds"}, {Verdict::violated, "violated"}, {Verdict::inconclusive, "inconclusive"}})
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Evidence, statistic, value, threshold, witness, instances, sizes, digits, seed, extra)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ClaimResult, verdict, reason, evidence)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ClaimRun, result, ran, seconds)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(AgreementRow, op, impl, device, precision, cases, failures, max_err_u, baseline_err_u, budget_u, kappa,
+                                   kappa_solve, min_margin, min_oracle_agree_digits, token_rel_err_u, rel_rmse, weak_cases,
+                                   nondiscriminating_cases, out_of_range_cases, out_of_range_example, max_budget_rel, weakest_case,
+                                   worst_case, worst_index, pass)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(DiscriminationRow, op, precision, shape, kernel, should_pass, passed, ratio, err_u, token_rel_err_u,
+                                   rel_rmse, budget_rel, row_err_u, row_budget_u, T, d, discriminating, weak, op_reports_condition, detail)
+
 namespace {
+
+template <class T> std::string pack(const T& x) {
+  const std::vector<std::uint8_t> b = nlohmann::json::to_cbor(nlohmann::json(x));
+  return std::string(b.begin(), b.end());
+}
+template <class T> T unpack(const std::string& s) { return nlohmann::json::from_cbor(s).get<T>(); }
 
 using out::Show;
 std::string g3(double x) { return out::g(x, 3); }
@@ -192,9 +218,20 @@ int cmd_check(const std::vector<std::string>& ids, bool json, const CheckConfig&
     }
     todo.push_back(c);
   }
+  // several checks, or the full campaign: worker processes and a progress bar (stderr)
+  const bool long_work = !cfg.quick || todo.size() > 4;
+  std::optional<Progress> bar;
+  if (long_work) bar.emplace("recall check", static_cast<double>(todo.size()), err, is_terminal(2));
+  const auto packed = run_tasks(
+      todo.size(), [&](std::size_t i) { return pack(run_claim(*todo[i], cfg)); }, long_work ? default_jobs() : 1,
+      [&](std::size_t i) {
+        if (bar) bar->done(todo[i]->id, 1.0);
+      });
+  if (bar) bar->finish();
   int rc = 0;
-  for (const Claim* c : todo) {
-    ClaimRun r = run_claim(*c, cfg);
+  for (std::size_t k = 0; k < todo.size(); ++k) {
+    const Claim* c = todo[k];
+    const ClaimRun r = unpack<ClaimRun>(packed[k]);
     if (!r.ran) rc = 3;
     if (json) {
       os << claim_json(*c, r).dump() << '\n';
@@ -205,11 +242,128 @@ int cmd_check(const std::vector<std::string>& ids, bool json, const CheckConfig&
          << "); " << e.instances << " instances; " << e.sizes << "; digits " << e.digits << "; seed " << e.seed << "; "
          << g3(r.seconds) << " s\n";
       if (!e.witness.empty()) os << "  witness: " << e.witness << '\n';
-      for (const auto& [k, v] : e.extra) os << "  " << k << ": " << v << '\n';
+      for (const auto& [k2, v] : e.extra) os << "  " << k2 << ": " << v << '\n';
     }
   }
   return rc;
 }
+
+namespace {
+
+// a figure's number: null when not finite (tools/render_figures.py skips it)
+nlohmann::json fig_num(double x) { return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr); }
+
+struct Task {
+  enum Kind { agreement_task, discrimination_task, claim_task } kind;
+  std::string op;
+  Precision precision = Precision::f32;
+  DiscriminationShape shape;
+  const Claim* claim = nullptr;
+  double cost = 0;
+  std::string label;
+};
+
+// The figures' data (report.json "figures"; drawn by tools/render_figures.py, never here):
+// per op, the decisive row's error and budget of every correct kernel vs T; per paper, every
+// claim's measured statistic beside its threshold.
+nlohmann::json error_vs_T_figures(const std::vector<DiscriminationRow>& disc) {
+  nlohmann::json figs = nlohmann::json::array();
+  std::vector<std::string> op_order;
+  for (const auto& r : disc)
+    if (std::find(op_order.begin(), op_order.end(), r.op) == op_order.end()) op_order.push_back(r.op);
+  for (const auto& op : op_order) {
+    // (kernel precision) -> T -> (error, budget)
+    std::map<std::string, std::map<int, std::pair<double, double>>> by;
+    int d = 0;
+    for (const auto& r : disc)
+      if (r.op == op && r.should_pass) {
+        by[r.kernel + " " + r.precision][r.T] = {r.row_err_u, r.row_budget_u};
+        d = r.d;
+      }
+    if (by.empty()) continue;
+    nlohmann::json series = nlohmann::json::array();
+    for (const auto& [name, pts] : by) {
+      nlohmann::json x = nlohmann::json::array(), e = nlohmann::json::array(), b = nlohmann::json::array();
+      for (const auto& [T, eb] : pts) {
+        x.push_back(T);
+        e.push_back(fig_num(eb.first));
+        b.push_back(fig_num(eb.second));
+      }
+      series.push_back({{"name", name + " error"}, {"x", x}, {"y", e}, {"style", "solid"}, {"marker", "o"}, {"group", name}});
+      series.push_back({{"name", name + " budget"}, {"x", x}, {"y", b}, {"style", "dashed"}, {"marker", ""}, {"group", name}});
+    }
+    figs.push_back({{"id", "err-vs-T." + op},
+                    {"group", "agreement"},
+                    {"title", op + ": error and budget of the decisive row vs T (d = " + std::to_string(d) + ")"},
+                    {"caption", "Every registered kernel (and tensor-core emulation) of " + op +
+                                    " on the realistic inputs (unit keys, beta |k|^2 in [0,1], gates uniform, initial state) at "
+                                    "each T: solid, the error of the row that decides the verdict (largest error / budget); "
+                                    "dashed, that row's budget; both in units of the storage format's u of the row's scale. A "
+                                    "kernel passes while its solid line stays under its dashed one."},
+                    {"kind", "lines"},
+                    {"x", {{"label", "T (tokens)"}, {"scale", "log"}}},
+                    {"y", {{"label", "units of u of the row's scale"}, {"scale", "log"}}},
+                    {"series", series}});
+  }
+  return figs;
+}
+
+std::string paper_of(const Claim& c) {
+  // proofs_numeric/<paper>/<section>.cpp
+  const std::string f = c.file;
+  const auto a = f.find("proofs_numeric/");
+  if (a == std::string::npos) return "other";
+  const auto b = f.find('/', a + 15);
+  return b == std::string::npos ? "other" : f.substr(a + 15, b - a - 15);
+}
+
+nlohmann::json claim_figures(const std::vector<std::pair<const Claim*, ClaimRun>>& claims) {
+  std::map<std::string, nlohmann::json> rows;
+  for (const auto& [c, r] : claims) {
+    const Evidence& e = r.result.evidence;
+    rows[paper_of(*c)].push_back({{"label", c->id},
+                                  {"value", fig_num(e.value)},
+                                  {"threshold", fig_num(e.threshold)},
+                                  {"verdict", verdict_name(r.result.verdict)},
+                                  {"statistic", e.statistic}});
+  }
+  nlohmann::json figs = nlohmann::json::array();
+  for (auto& [paper, rs] : rows)
+    figs.push_back({{"id", "claims." + paper},
+                    {"group", "claims"},
+                    {"title", paper + ": each claim's measured statistic and its threshold"},
+                    {"caption", "One row per claim check of " + paper +
+                                    ": the dot is the measured statistic (coloured by verdict), the bar its decision "
+                                    "threshold; what the statistic is, and on which side of the threshold a claim holds, is "
+                                    "in the ledger's 'statistic' and 'reason' columns."},
+                    {"kind", "dots"},
+                    {"x", {{"label", "statistic (symmetric log scale)"}, {"scale", "symlog"}}},
+                    {"rows", rs}});
+  return figs;
+}
+
+// Draws the figures into report.html with tools/render_figures.py (Debian's python3-matplotlib);
+// returns what happened, in words. The report stays complete without it (placeholders say why).
+std::string render_figures(const std::filesystem::path& json, const std::filesystem::path& html, std::ostream& err) {
+  if (std::getenv("RECALL_NO_FIGURES")) return "figures not drawn: RECALL_NO_FIGURES is set";
+  const std::filesystem::path script = std::filesystem::path(RECALL_SOURCE_DIR) / "tools" / "render_figures.py";
+  if (!std::filesystem::exists(script)) return "figures not drawn: " + script.string() + " not found";
+  auto quote = [](const std::string& s) {
+    std::string q = "'";
+    for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return q + "'";
+  };
+  const std::string cmd = quote(RECALL_PYTHON) + " " + quote(script.string()) + " " + quote(json.string()) + " " + quote(html.string());
+  std::cout << std::flush;
+  const int rc = std::system(cmd.c_str());
+  if (rc != 0) {
+    err << "recall report: " << cmd << " failed (status " << rc << "); report.html keeps the figure placeholders\n";
+    return "figures not drawn: render_figures.py failed";
+  }
+  return "figures drawn by tools/render_figures.py";
+}
+
+}  // namespace
 
 int cmd_report(const std::string& out_dir, const CheckConfig& cfg, std::ostream& os, std::ostream& err) {
   namespace fs = std::filesystem;
@@ -220,25 +374,74 @@ int cmd_report(const std::string& out_dir, const CheckConfig& cfg, std::ostream&
     return 2;
   }
   const auto t0 = std::chrono::steady_clock::now();
-  os << "recall report: agreement of every registered implementation with the MP reference ("
-     << (cfg.quick ? "quick" : "full") << " case list)\n";
-  std::vector<AgreementRow> rows = run_agreement(cfg.quick);
-  // Realistic shape: every op and precision at T = 1000, d = 64, the registered kernels (accepted)
-  // and the wrong kernels of the discrimination suite (rejected), one oracle per (op, precision).
-  const DiscriminationShape realistic{1, 1, 1000, 64, 64, GateKind::uniform, true, 21};
-  os << "  realistic shape " << realistic.str() << " (discrimination suite):\n";
-  // quick: f32 and bf16 (the precisions kernels run in); full: all four
-  const std::vector<Precision> disc_prec = cfg.quick ? std::vector<Precision>{Precision::f32, Precision::bf16}
-                                                     : std::vector<Precision>{Precision::f64, Precision::f32, Precision::bf16, Precision::f16};
-  std::vector<DiscriminationRow> disc = run_discrimination({realistic}, {}, disc_prec,
-                                                           [&os](const std::string& line) { os << "    " << line << '\n' << std::flush; });
+  register_builtin_implementations();
   register_builtin_claims();
+  // The realistic shape: every op at T = 1000, d = 64 (the tables), and T = 64, 256 (and 4096 in
+  // the full campaign) for the error-vs-T figures; the registered kernels (accepted) and the wrong
+  // kernels of the discrimination suite (rejected), one oracle per (op, precision, T).
+  // quick: f32 and bf16 (the precisions kernels run in); full: all four, T = 4096 for f32 and bf16.
+  constexpr int realistic_T = 1000;
+  auto shape_at = [](int T) { return DiscriminationShape{1, 1, T, 64, 64, GateKind::uniform, true, 21}; };
+  const DiscriminationShape realistic = shape_at(realistic_T);
+  std::vector<Task> tasks;
+  for (const OpSpec& o : ops()) {
+    if (registry().for_op(o.name).empty()) continue;
+    tasks.push_back({Task::agreement_task, o.name, Precision::f32, {}, nullptr, cfg.quick ? 0.5 : 8.0, "agreement " + o.name});
+    for (Precision p : {Precision::f64, Precision::f32, Precision::bf16, Precision::f16}) {
+      const bool kernel_precision = p == Precision::f32 || p == Precision::bf16;
+      if (cfg.quick && !kernel_precision) continue;
+      std::vector<int> Ts = {64, 256, realistic_T};
+      if (!cfg.quick && kernel_precision) Ts.push_back(4096);
+      for (int T : Ts)
+        tasks.push_back({Task::discrimination_task, o.name, p, shape_at(T), nullptr, discrimination_cost(o.name, T, 64),
+                         o.name + " " + precision_name(p) + " T=" + std::to_string(T)});
+    }
+  }
+  for (const Claim& c : ledger().all()) tasks.push_back({Task::claim_task, "", Precision::f32, {}, &c, cfg.quick ? 0.06 : 1.0, c.id});
+  // longest first: with dynamic hand-out, the pool finishes close to together
+  std::vector<std::size_t> order(tasks.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return tasks[a].cost > tasks[b].cost; });
+  double total = 0;
+  for (const auto& t : tasks) total += t.cost;
+  const unsigned jobs = default_jobs();
+  os << "recall report: " << (cfg.quick ? "quick" : "full") << " campaign, " << tasks.size() << " tasks on " << jobs
+     << " worker process" << (jobs == 1 ? "" : "es") << " (RECALL_JOBS)\n"
+     << std::flush;
+  std::vector<std::string> packed;
+  {
+    Progress bar("recall report", total, err, is_terminal(2));
+    std::vector<std::string> got = run_tasks(
+        order.size(),
+        [&](std::size_t k) -> std::string {
+          const Task& t = tasks[order[k]];
+          switch (t.kind) {
+            case Task::agreement_task: return pack(run_agreement(cfg.quick, t.op));
+            case Task::discrimination_task: return pack(run_discrimination({t.shape}, {t.op}, {t.precision}));
+            case Task::claim_task: return pack(run_claim(*t.claim, cfg));
+          }
+          return {};
+        },
+        jobs, [&](std::size_t k) { bar.done(tasks[order[k]].label, tasks[order[k]].cost); });
+    packed.resize(tasks.size());
+    for (std::size_t k = 0; k < order.size(); ++k) packed[order[k]] = std::move(got[k]);
+  }
+  std::vector<AgreementRow> rows;
+  std::vector<DiscriminationRow> disc;
   std::vector<std::pair<const Claim*, ClaimRun>> claims;
-  for (const Claim& c : ledger().all()) claims.emplace_back(&c, run_claim(c, cfg));
+  for (std::size_t i = 0; i < tasks.size(); ++i) {
+    const Task& t = tasks[i];
+    if (t.kind == Task::agreement_task)
+      for (auto& r : unpack<std::vector<AgreementRow>>(packed[i])) rows.push_back(std::move(r));
+    else if (t.kind == Task::discrimination_task)
+      for (auto& r : unpack<std::vector<DiscriminationRow>>(packed[i])) disc.push_back(std::move(r));
+    else
+      claims.emplace_back(t.claim, unpack<ClaimRun>(packed[i]));
+  }
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   nlohmann::json j;
-  j["config"] = {{"seed", cfg.seed}, {"quick", cfg.quick}, {"digits", cfg.digits}, {"runtime_s", secs}};
+  j["config"] = {{"seed", cfg.seed}, {"quick", cfg.quick}, {"digits", cfg.digits}, {"runtime_s", secs}, {"jobs", jobs}};
   j["budget"] = "per row of every output: max|e| <= 2 max|e_baseline| + u_s max|y*| + 6 sens [+ n u_a solve] + 4 u_a max|y*_output| [+ underflow]; "
                 "baseline: the reference in the accumulation precision, outputs rounded to the storage format; sens: the change of "
                 "the row when every input is perturbed by u_s (relative, random signs, 3 draws, re-evaluated in double); "
@@ -252,68 +455,119 @@ int cmd_report(const std::string& out_dir, const CheckConfig& cfg, std::ostream&
   std::map<std::string, int> status_counts;
   for (const auto& e : spec_catalog()) status_counts[e.status]++;
   j["spec_status"] = status_counts;
+  nlohmann::json figures = error_vs_T_figures(disc);
+  for (auto& f : claim_figures(claims)) figures.push_back(std::move(f));
+  j["figures"] = figures;
 
   std::ofstream(fs::path(out_dir) / "report.json") << j.dump(2) << '\n';
 
-  std::ostringstream md;
-  md << "# recall verification report\n\n";
-  md << "Seed " << cfg.seed << ", " << (cfg.quick ? "quick" : "full") << " mode, claim checks at " << cfg.digits
-     << " digits; " << g3(secs) << " s.\n\n";
-  {
-    out::Table t = agreement;
-    t.intro =
-        "Errors in units of the storage precision's unit roundoff u (f64, f32, bf16, f16; the 16-bit formats accumulate in "
-        "f32), relative to the oracle's scale (max |y*| of the output). The budget is judged per row (a token's output, a row of "
-        "the state): max|e| <= 2 x the same-precision baseline's (the reference in the accumulation precision, outputs rounded) "
-        "+ u max|y*| of the row (output rounding) + 6 x the row's sensitivity (its change when every input is perturbed by u, "
-        "random signs, 3 draws, re-evaluated in double) + 4 u_acc max|y*| + underflow. `budget (u)` is that of the decisive "
-        "row, `kappa` its relative sensitivity, `token rel (u)` the worst per-token relative error, `rel RMSE` the relative "
-        "RMSE ||e|| / ||y*||. `weak` counts the cases whose budget exceeds 1% (f32, f64) or 5% (bf16, f16) of the output's "
-        "scale, `no-disc` those where an all-zero output would pass. The oracle is recomputed at doubled digits; `oracle "
-        "digits` is the smallest agreement between the two.";
-    out::render_markdown(t, md);
-  }
+  // ---- the tables, rendered once as Markdown (report.md) and once as HTML (report.html) ----
+  out::Table agree_t = agreement;
+  agree_t.intro =
+      "Errors in units of the storage precision's unit roundoff u (f64, f32, bf16, f16; the 16-bit formats accumulate in "
+      "f32), relative to the oracle's scale (max |y*| of the output). The budget is judged per row (a token's output, a row of "
+      "the state): max|e| <= 2 x the same-precision baseline's (the reference in the accumulation precision, outputs rounded) "
+      "+ u max|y*| of the row (output rounding) + 6 x the row's sensitivity (its change when every input is perturbed by u, "
+      "random signs, 3 draws, re-evaluated in double) + 4 u_acc max|y*| + underflow. `budget (u)` is that of the decisive "
+      "row, `kappa` its relative sensitivity, `token rel (u)` the worst per-token relative error, `rel RMSE` the relative "
+      "RMSE ||e|| / ||y*||. `weak` counts the cases whose budget exceeds 1% (f32, f64) or 5% (bf16, f16) of the output's "
+      "scale, `no-disc` those where an all-zero output would pass. The oracle is recomputed at doubled digits; `oracle "
+      "digits` is the smallest agreement between the two.";
   int fails = 0;
   for (const auto& r : rows) fails += !r.pass;
-  md << fails << " of " << rows.size() << " implementation rows failed the budget.\n\n";
-  {
-    std::string why;
-    if (!gpu_available(&why)) md << "No GPU rows: " << why << ".\n\n";
+  std::string no_gpu;
+  gpu_available(&no_gpu);
+  const bool at_realistic = true;
+  auto is_realistic = [&](const out::Row& r) { return discrimination.at(r, "shape").value == realistic.str() && at_realistic; };
+  out::Table accepted = discrimination.select(
+      [&](const out::Row& r) { return is_realistic(r) && discrimination.at(r, "expected").value == "accept"; },
+      {"op", "precision", "kernel", "max_err_u", "token_rel_err_u", "rel_rmse", "row_ratio", "budget_rel", "result"});
+  accepted.title = "Agreement at a realistic shape (" + realistic.str() + ")";
+  accepted.intro = "Every registered kernel of every op and storage precision on one input set (unit keys, beta |k|^2 in [0,1]); "
+                   "`budget/scale` is the largest row budget as a fraction of the output's scale. The same inputs at T = 64 and "
+                   "256" + std::string(cfg.quick ? "" : " (and 4096 for f32 and bf16)") +
+                   " give the error-and-budget-vs-T figures (report.html; data in report.json).";
+  out::Table rejected = discrimination.select(
+      [&](const out::Row& r) { return is_realistic(r) && discrimination.at(r, "expected").value == "reject"; },
+      {"op", "precision", "wrong_kernel", "row_ratio", "max_err_u", "rejection"});
+  rejected.title = "Rejection of wrong kernels (" + realistic.str() + ")";
+  rejected.intro = "Deliberately wrong kernels built from a correct one (see `mutants()` in properties/discrimination.hpp); each must "
+                   "fail the budget. `err / budget` > 1 is a rejection.";
+  int disc_bad = 0, disc_exempt = 0;
+  for (const auto& d : disc) {
+    disc_bad += !d.as_expected();
+    disc_exempt += d.exempt();
   }
-  int disc_bad = 0;
-  for (const auto& d : disc) disc_bad += !d.as_expected();
-  {
-    out::Table t = discrimination.select(
-        [&](const out::Row& r) { return discrimination.at(r, "expected").value == "accept"; },
-        {"op", "precision", "kernel", "max_err_u", "token_rel_err_u", "rel_rmse", "row_ratio", "budget_rel", "result"});
-    t.title = "Agreement at a realistic shape (" + realistic.str() + ")";
-    t.intro = "Every registered kernel of every op and storage precision on one input set (unit keys, beta |k|^2 in [0,1]); "
-              "`budget/scale` is the largest row budget as a fraction of the output's scale.";
-    out::render_markdown(t, md);
-    out::Table w = discrimination.select([&](const out::Row& r) { return discrimination.at(r, "expected").value == "reject"; },
-                                         {"op", "precision", "wrong_kernel", "row_ratio", "max_err_u", "rejection"});
-    w.title = "Rejection of wrong kernels (" + realistic.str() + ")";
-    w.intro = "Deliberately wrong kernels built from a correct one (see `mutants()` in properties/discrimination.hpp); each must "
-              "fail the budget. `err / budget` > 1 is a rejection.";
-    out::render_markdown(w, md);
-  }
-  int disc_exempt = 0;
-  for (const auto& d : disc) disc_exempt += d.exempt();
-  md << disc_bad << " of " << disc.size() << " realistic-shape verdicts differ from the expected one; " << disc_exempt
-     << " wrong kernels were not discriminated in cases the budget flags as weak (ill-conditioned u-solves).\n\n";
   std::map<std::string, int> verdicts;
   int not_ran = 0;
   for (const auto& [c, r] : claims) {
     verdicts[verdict_name(r.result.verdict)]++;
     if (!r.ran) ++not_ran;
   }
+  std::ostringstream summary;
+  summary << fails << " of " << rows.size() << " implementation rows failed the budget. "
+          << (no_gpu.empty() ? std::string() : "No GPU rows: " + no_gpu + ". ") << disc_bad << " of " << disc.size()
+          << " discrimination verdicts (T = 64, 256, " << realistic_T << (cfg.quick ? "" : ", 4096")
+          << ") differ from the expected one; " << disc_exempt
+          << " wrong kernels were not discriminated in cases the budget flags as weak (ill-conditioned u-solves). Claims: "
+          << claims.size() << " checks;";
+  for (const auto& [v, n] : verdicts) summary << ' ' << v << ' ' << n << ';';
+  summary << " could not run " << not_ran << '.';
+  std::ostringstream header;
+  header << "Seed " << cfg.seed << ", " << (cfg.quick ? "quick" : "full") << " campaign, claim checks at " << cfg.digits << " digits, "
+         << jobs << " worker process" << (jobs == 1 ? "" : "es") << "; " << g3(secs) << " s.";
+
+  std::ostringstream md;
+  md << "# recall verification report\n\n" << header.str() << "\n\n" << summary.str() << "\n\n";
+  md << "Figures (error and budget vs T per op, each claim's statistic vs its threshold) are in report.html.\n\n";
+  out::render_markdown(agree_t, md);
+  out::render_markdown(accepted, md);
+  out::render_markdown(rejected, md);
   out::render_markdown(ledger_table, md);
   md << "## Spec coverage\n\n";
-  for (const auto& [s, n] : status_counts) md << "- " << s << ": " << n << "\n";
+  for (const auto& [st, n] : status_counts) md << "- " << st << ": " << n << "\n";
   std::ofstream(fs::path(out_dir) / "report.md") << md.str();
 
+  // report.html: the same tables; each figure a placeholder that tools/render_figures.py replaces
+  // with the SVG it draws from report.json
+  std::ostringstream h;
+  auto figure = [&](const nlohmann::json& f) {
+    const std::string id = f["id"];
+    h << "<figure id=\"fig-" << out::xml_escape(id) << "\">\n<!--recall-figure:" << id << "-->\n<figcaption><b>"
+      << out::xml_escape(f["title"].get<std::string>()) << ".</b> " << out::xml_escape(f["caption"].get<std::string>())
+      << "</figcaption>\n</figure>\n";
+  };
+  h << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>recall verification report</title>\n"
+    << "<style>body{font-family:sans-serif;max-width:1200px;margin:auto;padding:1em}table{border-collapse:collapse;font-size:12px}"
+       "td,th{border:1px solid #ccc;padding:2px 6px;text-align:left}tr.fail{background:#fdd}figure{margin:1.5em 0}"
+       "figcaption{font-size:13px;max-width:900px}svg{max-width:100%;height:auto}code{background:#f4f4f4}</style>\n</head>\n<body>\n";
+  h << "<h1>recall verification report</h1>\n<p>" << out::xml_escape(header.str()) << "</p>\n<p>" << out::xml_escape(summary.str())
+    << "</p>\n<nav><h2>Figures</h2>\n<ul>\n";
+  for (const auto& f : figures)
+    h << "<li><a href=\"#fig-" << out::xml_escape(f["id"].get<std::string>()) << "\">" << out::xml_escape(f["title"].get<std::string>())
+      << "</a></li>\n";
+  h << "</ul>\n<p><a href=\"#agreement\">Agreement table</a> · <a href=\"#realistic\">Realistic shape</a> · <a "
+       "href=\"#rejection\">Wrong kernels</a> · <a href=\"#claims\">Claims ledger</a></p>\n</nav>\n";
+  out::render_html(agree_t, h, 2, "agreement");
+  out::render_html(accepted, h, 2, "realistic");
+  h << "<h3>Error and budget vs T</h3>\n";
+  for (const auto& f : figures)
+    if (f["group"] == "agreement") figure(f);
+  out::render_html(rejected, h, 2, "rejection");
+  h << "<h2>Claims: statistic vs threshold</h2>\n";
+  for (const auto& f : figures)
+    if (f["group"] == "claims") figure(f);
+  out::render_html(ledger_table, h, 2, "claims");
+  h << "<h2>Spec coverage</h2>\n<ul>\n";
+  for (const auto& [st, n] : status_counts) h << "<li>" << out::xml_escape(st) << ": " << n << "</li>\n";
+  h << "</ul>\n</body>\n</html>\n";
+  const fs::path html = fs::path(out_dir) / "report.html";
+  std::ofstream(html) << h.str();
+  const std::string drawn = render_figures(fs::path(out_dir) / "report.json", html, err);
+
   os << "  " << rows.size() - fails << " of " << rows.size() << " implementation rows within budget\n";
-  os << "  realistic shape: " << disc.size() - disc_bad << " of " << disc.size() << " verdicts as expected (correct kernels accepted, wrong ones rejected)\n";
+  os << "  discrimination (T = 64, 256, " << realistic_T << (cfg.quick ? "" : ", 4096") << "): " << disc.size() - disc_bad << " of "
+     << disc.size() << " verdicts as expected (correct kernels accepted, wrong ones rejected)\n";
   for (const auto& r : rows)
     os << "    " << std::left << std::setw(30) << r.op << std::setw(20) << r.impl << std::setw(5) << r.precision << " max err "
        << std::setw(9) << g3(r.max_err_u) << " u  budget " << std::setw(9) << g3(r.budget_u) << " u  " << (r.pass ? "pass" : "FAIL") << '\n';
@@ -321,8 +575,9 @@ int cmd_report(const std::string& out_dir, const CheckConfig& cfg, std::ostream&
   for (const auto& [v, n] : verdicts) os << ' ' << v << ' ' << n << ';';
   os << " could not run " << not_ran << '\n';
   os << "  spec IDs:";
-  for (const auto& [s, n] : status_counts) os << ' ' << s << ' ' << n << ';';
-  os << "\n  wrote " << (fs::path(out_dir) / "report.md").string() << " and report.json\n";
+  for (const auto& [st, n] : status_counts) os << ' ' << st << ' ' << n << ';';
+  os << "\n  wrote " << (fs::path(out_dir) / "report.md").string() << ", report.json and report.html (" << figures.size() << " figures; "
+     << drawn << ") in " << Progress::duration(secs) << '\n';
   if (disc_bad > 0) return 1;
   return not_ran > 0 ? 3 : 0;
 }

@@ -102,6 +102,39 @@ void render_markdown(const Table& t, std::ostream& os, int level) {
   if (!t.footer.empty()) os << t.footer << "\n\n";
 }
 
+std::string html_inline(const std::string& md) {
+  std::string o;
+  bool code = false;
+  for (char c : md) {
+    if (c == '`') {
+      o += code ? "</code>" : "<code>";
+      code = !code;
+    } else {
+      o += xml_escape(std::string(1, c));
+    }
+  }
+  if (code) o += "</code>";
+  return o;
+}
+
+void render_html(const Table& t, std::ostream& os, int level, const std::string& anchor) {
+  const int h = std::clamp(level, 1, 6);
+  if (!t.title.empty())
+    os << "<h" << h << (anchor.empty() ? "" : " id=\"" + xml_escape(anchor) + "\"") << '>' << xml_escape(t.title) << "</h" << h << ">\n";
+  if (!t.intro.empty()) os << "<p>" << html_inline(t.intro) << "</p>\n";
+  const auto cols = displayed(t);
+  os << "<table>\n<thead><tr>";
+  for (std::size_t i : cols) os << "<th>" << xml_escape(t.columns[i].header) << "</th>";
+  os << "</tr></thead>\n<tbody>\n";
+  for (const Row& r : t.rows) {
+    os << (r.pass && !*r.pass ? "<tr class=\"fail\">" : "<tr>");
+    for (std::size_t i : cols) os << "<td>" << xml_escape(r.cells.at(i).text) << "</td>";
+    os << "</tr>\n";
+  }
+  os << "</tbody>\n</table>\n";
+  if (!t.footer.empty()) os << "<p>" << html_inline(t.footer) << "</p>\n";
+}
+
 void render_text(const Table& t, std::ostream& os, const std::string& indent) {
   if (!t.title.empty()) os << indent << t.title << '\n';
   const auto cols = displayed(t);

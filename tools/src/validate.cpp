@@ -136,28 +136,95 @@ void print_ops(std::ostream& os) {
   }
 }
 
-int cmd_validate(const ValidateOptions& opt, std::ostream& os, std::ostream& err) {
-  const OpSpec* opp = nullptr;
-  TensorMap in, out;
-  npy::DType dtype = npy::DType::f64;
+ValidationResult validate_tensors(const std::string& op_name, TensorMap in_user, TensorMap out_user, Precision prec,
+                                  const ValidateOptions& opt, const std::string& in_name, const std::string& out_name) {
+  const OpSpec& o = op(op_name);
+  // names against the op's signature
+  for (const auto& d : o.inputs)
+    if (!d.optional && !in_user.count(d.name))
+      throw std::invalid_argument(in_name + ": missing input '" + d.name + "' [" + d.shape + "] of op " + o.name);
+  for (const auto& [name, a] : in_user) {
+    bool known = false;
+    for (const auto& d : o.inputs) known |= d.name == name;
+    if (!known) throw std::invalid_argument(in_name + ": '" + name + "' is not an input of op " + o.name + " (see --list-ops)");
+  }
+  for (const auto& d : o.outputs)
+    if (!out_user.count(d.name))
+      throw std::invalid_argument(out_name + ": missing output '" + d.name + "' [" + d.shape + "] of op " + o.name);
+  for (const auto& [name, a] : out_user) {
+    bool known = false;
+    for (const auto& d : o.outputs) known |= d.name == name;
+    if (!known) throw std::invalid_argument(out_name + ": '" + name + "' is not an output of op " + o.name + " (see --list-ops)");
+  }
+  const bool scale_in_file = in_user.count("scale") > 0;
+  TensorMap in = inputs_to_canonical(o, std::move(in_user), opt.layout, in_name);
+  TensorMap out = outputs_to_canonical(o, std::move(out_user), opt.layout, out_name);
   try {
-    opp = &op(opt.op);
+    o.validate(in);
+  } catch (const std::exception& e) {
+    throw std::invalid_argument(in_name + ": " + e.what());
+  }
+  const Reference ref = make_reference(o, in, prec, opt.budget);
+  for (const auto& [name, y] : ref.oracle.y) {
+    const Tensor& t = out.at(name);
+    if (t.shape != y.shape)
+      throw std::invalid_argument(out_name + ": output '" + name + "' has shape " +
+                                  shape_str(output_shape_in_layout(o, name, t.shape, opt.layout)) + ", expected " +
+                                  shape_str(output_shape_in_layout(o, name, y.shape, opt.layout)) + " for these inputs (layout " +
+                                  opt.layout.layout + ", state layout " + opt.layout.state_layout + ")");
+  }
+  const double u = unit_roundoff(prec);
+  const auto res = judge_outputs(ref.oracle.y, out, ref.baseline, ref.budget, opt.budget);
+  ValidationResult vr;
+  for (const auto& r : res) vr.failures += !r.pass;
+  vr.pass = vr.failures == 0;
+  vr.scale = describe_scale(o, in, opt.layout, scale_in_file);
+  const out::Table table = results_table(o.name, res);
+  const std::string dname = precision_name(prec);
+  vr.json = {{"op", o.name},
+             {"inputs", in_name},
+             {"outputs", out_name},
+             {"dtype", dname},
+             {"unit_roundoff", u},
+             {"accumulation", precision_name(accumulation(prec))},
+             {"layout", opt.layout.layout},
+             {"state_layout", opt.layout.state_layout},
+             {"scale", vr.scale},
+             {"oracle_digits", ref.oracle.digits},
+             {"oracle_agree_digits", ref.oracle.agree_digits},
+             {"budget", {{"c", opt.budget.c}, {"lambda", opt.budget.lambda}, {"floor_u", opt.budget.floor_u},
+                         {"rounding", opt.budget.rounding}, {"samples", opt.budget.samples}}},
+             {"pass", vr.pass}};
+  vr.json["results"] = out::to_json(table);
+  {
+    std::ostringstream j;
+    out::render_junit("recall validate", {{"recall.validate." + o.name, &table}}, j,
+                      {{"dtype", dname}, {"inputs", in_name}, {"outputs", out_name}, {"scale", vr.scale}});
+    vr.junit = j.str();
+  }
+  std::ostringstream os;
+  os << "recall validate: op " << o.name << ", dtype " << dname << " (u = " << u << ", accumulation " << precision_name(accumulation(prec))
+     << "), layout " << opt.layout.layout << ", state layout " << opt.layout.state_layout << ", oracle " << ref.oracle.digits
+     << " digits (self-agreement " << std::setprecision(3) << ref.oracle.agree_digits << " digits)\n  " << vr.scale << '\n';
+  out::render_text(table, os);
+  for (const auto& r : table.rows) os << "  " << r.name << ": " << r.message << '\n';
+  for (const auto& r : res)
+    if (r.nonfinite)
+      os << "  " << r.name << ": " << r.nonfinite << " non-finite values (NaN/Inf) where the reference is finite, first at "
+         << r.first_nonfinite << '\n';
+  os << "  " << res.size() - vr.failures << " passed, " << vr.failures << " failed\n";
+  vr.text = os.str();
+  return vr;
+}
+
+int cmd_validate(const ValidateOptions& opt, std::ostream& os, std::ostream& err) {
+  try {
+    op(opt.op);
     const bool bf16 = opt.dtype == "bf16" || opt.dtype == "bfloat16";
     auto in_arrays = npy::read_any(opt.inputs, bf16);
     auto out_arrays = npy::read_any(opt.outputs, bf16);
-    // names against the op's signature
-    for (const auto& d : opp->inputs)
-      if (!d.optional && !in_arrays.count(d.name))
-        throw std::invalid_argument(opt.inputs + ": missing input '" + d.name + "' [" + d.shape + "] of op " + opp->name);
-    for (const auto& [name, a] : in_arrays) {
-      bool known = false;
-      for (const auto& d : opp->inputs) known |= d.name == name;
-      if (!known) throw std::invalid_argument(opt.inputs + ": '" + name + "' is not an input of op " + opp->name + " (see --list-ops)");
-    }
-    for (const auto& d : opp->outputs)
-      if (!out_arrays.count(d.name))
-        throw std::invalid_argument(opt.outputs + ": missing output '" + d.name + "' [" + d.shape + "] of op " + opp->name);
     // working precision: --dtype, else the outputs' dtype (all outputs must agree)
+    npy::DType dtype = npy::DType::f64;
     if (opt.dtype == "auto") {
       bool first = true;
       for (const auto& [name, a] : out_arrays) {
@@ -170,75 +237,35 @@ int cmd_validate(const ValidateOptions& opt, std::ostream& os, std::ostream& err
     } else {
       dtype = parse_dtype(opt.dtype);
     }
-    in = to_tensors(in_arrays);
-    out = to_tensors(out_arrays);
-    try {
-      opp->validate(in);
-    } catch (const std::exception& e) {
-      throw std::invalid_argument(opt.inputs + ": " + e.what());
-    }
+    const ValidationResult r =
+        validate_tensors(opt.op, to_tensors(in_arrays), to_tensors(out_arrays), precision_of(dtype), opt, opt.inputs, opt.outputs);
+    if (opt.format == "json") os << r.json.dump(2) << '\n';
+    else if (opt.format == "junit") os << r.junit;
+    else os << r.text;
+    return r.pass ? 0 : 1;
   } catch (const std::exception& e) {
     err << "recall validate: " << e.what() << '\n';
     return 2;
   }
-
-  const Precision prec = precision_of(dtype);
-  Reference ref;
-  try {
-    ref = make_reference(*opp, in, prec, opt.budget);
-    for (const auto& [name, y] : ref.oracle.y) {
-      const Tensor& t = out.at(name);
-      if (t.shape != y.shape)
-        throw std::invalid_argument(opt.outputs + ": output '" + name + "' has shape " + shape_str(t.shape) + ", expected " +
-                                    shape_str(y.shape) + " for these inputs");
-    }
-  } catch (const std::exception& e) {
-    err << "recall validate: " << e.what() << '\n';
-    return 2;
-  }
-  const double u = unit_roundoff(prec);
-  const auto res = judge_outputs(ref.oracle.y, out, ref.baseline, ref.budget, opt.budget);
-  int failures = 0;
-  for (const auto& r : res) failures += !r.pass;
-  const out::Table table = results_table(opp->name, res);
-  if (opt.format == "json") {
-    nlohmann::json j = {{"op", opp->name},       {"inputs", opt.inputs},      {"outputs", opt.outputs},
-                        {"dtype", npy::dtype_name(dtype)}, {"unit_roundoff", u},
-                        {"accumulation", precision_name(accumulation(prec))},
-                        {"oracle_digits", ref.oracle.digits}, {"oracle_agree_digits", ref.oracle.agree_digits},
-                        {"budget", {{"c", opt.budget.c}, {"lambda", opt.budget.lambda}, {"floor_u", opt.budget.floor_u},
-                                    {"rounding", opt.budget.rounding}, {"samples", opt.budget.samples}}},
-                        {"pass", failures == 0}};
-    j["results"] = out::to_json(table);
-    os << j.dump(2) << '\n';
-  } else if (opt.format == "junit") {
-    out::render_junit("recall validate", {{"recall.validate." + opp->name, &table}}, os,
-                      {{"dtype", npy::dtype_name(dtype)}, {"inputs", opt.inputs}, {"outputs", opt.outputs}});
-  } else {
-    os << "recall validate: op " << opp->name << ", dtype " << npy::dtype_name(dtype) << " (u = " << u << ", accumulation "
-       << precision_name(accumulation(prec)) << "), oracle " << ref.oracle.digits << " digits (self-agreement " << std::setprecision(3)
-       << ref.oracle.agree_digits << " digits)\n";
-    out::render_text(table, os);
-    for (const auto& r : table.rows) os << "  " << r.name << ": " << r.message << '\n';
-    for (const auto& r : res)
-      if (r.nonfinite)
-        os << "  " << r.name << ": " << r.nonfinite << " non-finite values (NaN/Inf) where the reference is finite, first at "
-           << r.first_nonfinite << '\n';
-    os << "  " << res.size() - failures << " passed, " << failures << " failed\n";
-  }
-  return failures == 0 ? 0 : 1;
 }
 
 KeyKind parse_key_kind(const std::string& s) {
   for (KeyKind k : {KeyKind::gaussian, KeyKind::near_zero, KeyKind::near_parallel, KeyKind::correlated, KeyKind::unit_sphere, KeyKind::integer})
     if (s == key_kind_name(k)) return k;
-  throw std::invalid_argument("unknown key kind '" + s + "'");
+  throw std::invalid_argument("unknown key kind '" + s + "' (gaussian, near_zero, near_parallel, correlated, unit_sphere, integer)");
 }
 GateKind parse_gate_kind(const std::string& s) {
   for (GateKind g : {GateKind::ones, GateKind::uniform, GateKind::beta51, GateKind::zeros_mixed, GateKind::tiny, GateKind::near_one,
                      GateKind::saturating, GateKind::constant})
     if (s == gate_kind_name(g)) return g;
-  throw std::invalid_argument("unknown gate kind '" + s + "'");
+  throw std::invalid_argument("unknown gate kind '" + s +
+                              "' (ones, uniform, beta51, zeros_mixed, tiny, near_one, saturating, constant)");
+}
+
+BetaKind parse_beta_kind(const std::string& s) {
+  for (BetaKind b : {BetaKind::mixed, BetaKind::unit_interval, BetaKind::zero_one, BetaKind::near_two, BetaKind::beyond_two})
+    if (s == beta_kind_name(b)) return b;
+  throw std::invalid_argument("unknown beta kind '" + s + "' (mixed, unit_interval, zero_one, near_two, beyond_two)");
 }
 
 void parse_shape(const std::string& s, CaseKnobs& k) {
@@ -266,19 +293,38 @@ void parse_shape(const std::string& s, CaseKnobs& k) {
   }
 }
 
+TensorMap generate_inputs(const std::string& op_name, const std::string& shape, Precision dtype, CaseKnobs k, const LayoutOptions& lo) {
+  const OpSpec& o = op(op_name);
+  check_layout_options(lo);
+  parse_shape(shape, k);
+  TensorMap in = o.generate(k, dtype);  // exactly representable in the storage type
+  return inputs_from_canonical(o, std::move(in), lo);
+}
+
 int cmd_dump(const DumpOptions& opt, std::ostream& os, std::ostream& err) {
   try {
     const OpSpec& o = op(opt.op);
+    const npy::DType dt = parse_dtype(opt.dtype);
+    TensorMap in = generate_inputs(opt.op, opt.shape, precision_of(dt), opt.knobs, opt.layout);
     CaseKnobs k = opt.knobs;
     parse_shape(opt.shape, k);
-    const npy::DType dt = parse_dtype(opt.dtype);
-    TensorMap in = o.generate(k, precision_of(dt));  // exactly representable in the storage type
     std::map<std::string, npy::Array> arrays;
-    for (auto& [name, t] : in) arrays[name] = npy::Array{t.shape, t.data, dt};
+    // a parameter, not a stored tensor: the scale keeps every digit (1/sqrt(d_k) rounded to f16 or
+    // bf16 would differ from what a kernel computes)
+    for (auto& [name, t] : in) arrays[name] = npy::Array{t.shape, t.data, name == "scale" ? npy::DType::f64 : dt};
     npy::write_npz(opt.out, arrays);
-    os << "recall dump: wrote " << opt.out << " (op " << o.name << ", " << describe(k) << ", dtype " << npy::dtype_name(dt) << "):";
+    os << "recall dump: wrote " << opt.out << " (op " << o.name << ", " << describe(k) << ", dtype " << npy::dtype_name(dt) << ", layout "
+       << opt.layout.layout << ", state layout " << opt.layout.state_layout << "):";
     for (const auto& [name, a] : arrays) os << ' ' << name << shape_str(a.shape);
     os << '\n';
+    bool has_scale = false;
+    for (const auto& d : o.inputs) has_scale |= d.name == "scale";
+    if (has_scale)
+      os << "  scale = " << in.at("scale").data[0] << (opt.layout.q_scale ? " (--q-scale)" : " (the documented default 1/sqrt(d_k))")
+         << ", written into the file\n";
+    else if (opt.layout.q_scale)
+      os << "  q is NOT scaled in the file: your kernel applies --q-scale " << *opt.layout.q_scale
+         << "; validate with the same --q-scale\n";
   } catch (const std::exception& e) {
     err << "recall dump: " << e.what() << '\n';
     return 2;

@@ -49,6 +49,10 @@ struct DiscriminationRow {
   double token_rel_err_u = 0;  // worst per-token relative error over the outputs, units of u_s
   double rel_rmse = 0;     // worst relative RMSE over the outputs
   double budget_rel = 0;   // largest budget / scale over the outputs
+  // the decisive row (largest error / budget over the outputs): its error and budget in u_s of the
+  // row's scale (the report's error-and-budget-vs-T figures)
+  double row_err_u = 0, row_budget_u = 0;
+  int T = 0, d = 0;      // the shape's T and d_k (figures' x axis)
   bool discriminating = true;
   // the case's budget exceeds weak_budget_rel(precision) of an output's scale or an all-zero output
   // would pass: the budget says so in `detail` ("weak: ..." / "not discriminating: ...", with the reason)
@@ -62,6 +66,11 @@ struct DiscriminationRow {
   bool exempt() const { return !should_pass && passed && weak && op_reports_condition; }
   bool as_expected() const { return ok() || exempt(); }
 };
+
+// Expected seconds of one (op, precision, shape) step on one core of the CI machine (measured at
+// T = 1000, d = 64; recurrences scale like T d^2, attention-type ops like T^2 d). For scheduling
+// and progress estimates only, never a result.
+double discrimination_cost(const std::string& op, int T, int d);
 
 // Runs the suite for the given shapes, ops (empty: all with an implementation) and precisions.
 // `progress` (may be empty) is called after each (op, precision, shape) with a one-line summary.

@@ -58,6 +58,11 @@ struct Table {
 
 // Markdown: "#"*level title, intro, a pipe table of the displayed columns (cells escaped), footer.
 void render_markdown(const Table& t, std::ostream& os, int level = 2);
+// HTML: <hN id=anchor> title, intro (the Markdown subset the intros use: `code` spans), a <table>
+// of the displayed columns (rows that failed get class="fail"), footer. Everything escaped.
+void render_html(const Table& t, std::ostream& os, int level = 2, const std::string& anchor = "");
+// Markdown-subset paragraph text (`code` spans) as escaped HTML
+std::string html_inline(const std::string& markdown);
 // Text: title, then columns padded to their widest cell, each line indented by `indent`.
 void render_text(const Table& t, std::ostream& os, const std::string& indent = "  ");
 // TSV: a header line of the displayed columns' keys, one line per row (tabs and newlines in cells
