@@ -94,6 +94,18 @@ def _axis(fig, key, where, scales):
     return {"label": label, "scale": scale}
 
 
+def _objects(f, key, where):
+    """(index, object, where-text) of the list f[key]; InputError naming the figure otherwise."""
+    items = f.get(key, [])
+    if not isinstance(items, list):
+        raise InputError(f"{where}: \"{key}\" must be a list")
+    for j, obj in enumerate(items):
+        w = f"{where}: {key}[{j}]"
+        if not isinstance(obj, dict):
+            raise InputError(f"{w}: must be an object")
+        yield j, obj, w
+
+
 def validate(doc, json_path):
     """Return a list of normalised figure dicts; raise InputError if malformed."""
     if not isinstance(doc, dict):
@@ -132,14 +144,8 @@ def validate(doc, json_path):
         if kind == "lines":
             g["x"] = _axis(f, "x", where, LINE_SCALES)
             g["y"] = _axis(f, "y", where, LINE_SCALES)
-            series = f.get("series", [])
-            if not isinstance(series, list):
-                raise InputError(f"{where}: \"series\" must be a list")
             g["series"] = []
-            for j, s in enumerate(series):
-                sw = f"{where}: series[{j}]"
-                if not isinstance(s, dict):
-                    raise InputError(f"{sw}: must be an object")
+            for j, s, sw in _objects(f, "series", where):
                 name = _str(s, "name", sw, default=f"series {j}")
                 sw = f"{where}: series \"{name}\""
                 xs, ys = s.get("x"), s.get("y")
@@ -163,14 +169,8 @@ def validate(doc, json_path):
                 })
         else:
             g["x"] = _axis(f, "x", where, DOT_SCALES)
-            rows = f.get("rows", [])
-            if not isinstance(rows, list):
-                raise InputError(f"{where}: \"rows\" must be a list")
             g["rows"] = []
-            for j, r in enumerate(rows):
-                rw = f"{where}: rows[{j}]"
-                if not isinstance(r, dict):
-                    raise InputError(f"{rw}: must be an object")
+            for j, r, rw in _objects(f, "rows", where):
                 label = _str(r, "label", rw, default=f"row {j}")
                 rw = f"{where}: row \"{label}\""
                 verdict = _str(r, "verdict", rw, default="inconclusive")
@@ -700,7 +700,11 @@ def main(argv):
     page = PLACEHOLDER_RE.sub(repl, page)
     for fid in missing:
         warn(f"{html_path}: placeholder for figure \"{fid}\" but {json_path} has no such figure")
-    unplaced = [g for g in figures if g["id"] not in placed]
+    # a page drawn before (its placeholders already replaced) is left as it is, not drawn twice
+    already = [g["id"] for g in figures if g["id"] not in placed and f'id="svg-{g["id"]}"' in page]
+    if already:
+        warn(f"{html_path}: {len(already)} figures were already drawn; left as they are")
+    unplaced = [g for g in figures if g["id"] not in placed and g["id"] not in already]
     for g in unplaced:
         warn(f"{html_path}: no placeholder for figure \"{g['id']}\"; appended under \"Other figures\"")
     if unplaced:

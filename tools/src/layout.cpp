@@ -1,5 +1,7 @@
 #include "recall/tools/layout.hpp"
 
+#include "recall/tools/table.hpp"
+
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
@@ -84,12 +86,7 @@ TensorMap convert(const OpSpec& op, TensorMap m, const LayoutOptions& o, bool in
 
 bool has_scale_input(const OpSpec& op) { return decl_of(op, "scale", true) != nullptr; }
 
-std::string g(double x) {
-  std::ostringstream s;
-  s.precision(6);
-  s << x;
-  return s.str();
-}
+std::string g(double x) { return out::g(x, 6); }
 
 }  // namespace
 
