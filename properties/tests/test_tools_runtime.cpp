@@ -100,6 +100,18 @@ TEST(ProgressDisplay, PlainLinesSayFractionAndTimeLeftAndABarRedrawsInPlace) {
   EXPECT_EQ(tty.str().back(), '\n');
   EXPECT_EQ(Progress::duration(65), "1 min 05 s");
   EXPECT_EQ(Progress::duration(42), "42 s");
+  EXPECT_EQ(Progress::duration(3.5e-14), "0.0 s");
+  EXPECT_EQ(Progress::duration(2.26), "2.3 s");
+  // weights that sum to the total in another order count as all done
+  std::ostringstream sums;
+  {
+    Progress p("sums", 0.1 + 0.2 + 0.3, sums, false);
+    p.done("a", 0.3);
+    p.done("b", 0.2);
+    p.done("c", 0.1);
+  }
+  EXPECT_NE(sums.str().find("sums: 100% (3 steps"), std::string::npos) << sums.str();
+  EXPECT_NE(sums.str().find("~0.0 s left) c"), std::string::npos) << sums.str();
 }
 
 TEST(Layouts, BthdAndKvAreExactInversesOfTheCanonicalLayout) {

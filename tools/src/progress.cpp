@@ -26,7 +26,8 @@ std::string Progress::duration(double s) {
   std::ostringstream o;
   if (!(s >= 0) || !std::isfinite(s)) return "?";
   if (s < 10) {
-    o.precision(2);
+    o << std::fixed;
+    o.precision(1);
     o << s << " s";
   } else if (s < 60) {
     o << static_cast<int>(std::lround(s)) << " s";
@@ -53,9 +54,10 @@ void Progress::done(const std::string& label, double weight) {
 
 void Progress::draw(const std::string& label) {
   const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
-  const double frac = total_ > 0 ? std::min(1.0, done_ / total_) : 1.0;
+  // (weights summed in another order than the total: within rounding of it counts as all)
+  const double frac = total_ > 0 ? (done_ >= total_ * (1 - 1e-9) ? 1.0 : done_ / total_) : 1.0;
   // time left: elapsed x (weight left / weight done); unknown until some weight is done
-  const std::string left = done_ > 0 ? duration(el * (total_ - std::min(done_, total_)) / done_) : std::string("?");
+  const std::string left = done_ > 0 ? duration(el * std::max(0.0, 1.0 - frac) * total_ / done_) : std::string("?");
   const int pct = static_cast<int>(std::floor(100 * frac));
   if (tty_) {
     constexpr int width = 28;
