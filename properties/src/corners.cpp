@@ -1,5 +1,6 @@
 #include "recall/properties/corners.hpp"
 
+#include "recall/properties/discrimination.hpp"
 #include "recall/properties/generators.hpp"
 
 #include <cmath>
@@ -53,15 +54,9 @@ TensorMap with_zero_initial_state(const OpSpec& o, const TensorMap& in) {
 
 std::vector<CornerCase> nan_corner_cases(const OpSpec& o, Precision p) {
   std::vector<CornerCase> cs;
+  // the realistic inputs of the discrimination suite (unit keys, beta |k|^2 in [0,1], uniform gates)
   auto base = [&](int T, int d, bool s0, std::uint64_t seed) {
-    CaseKnobs k;
-    k.B = 1, k.H = 2, k.T = T, k.dk = d, k.dv = d;
-    k.keys = KeyKind::unit_sphere;
-    k.betas = BetaKind::unit_interval;
-    k.gates = GateKind::uniform;
-    k.initial_state = s0;
-    k.seed = seed;
-    return o.generate(k, p);
+    return o.generate(DiscriminationShape{1, 2, T, d, d, GateKind::uniform, s0, seed}.knobs(), p);
   };
   const int T = 65;  // chunk sizes 16 and 64 both leave a tail
   const std::string tail = ", T=65 d=8";
