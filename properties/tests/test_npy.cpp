@@ -336,6 +336,11 @@ TEST(NpyHeader, RejectsMalformedDicts) {
       {"{'descr': '<f16', 'fortran_order': False, 'shape': (1,)}", "'<f16' is not supported"},
       {"{'descr': '|f2', 'fortran_order': False, 'shape': (1,)}", "'|f2' is not supported"},
       {"{'descr': '<c8', 'fortran_order': False, 'shape': (1,)}", "'<c8' is not a floating dtype"},
+      // found by ci/fuzz: empty (a zero dimension) but the other dimensions' product overflows;
+      // NumPy refuses it ("array is too big"), and we read it but could not write it back
+      {"{'descr': '<f8', 'fortran_order': False, 'shape': (1, 70000090, 700070000090, 70, 900, 9, 7, 0, 7, 232)}",
+       "has too many elements (overflow)"},
+      {"{'descr': '<f8', 'fortran_order': False, 'shape': (0, 4611686018427387904)}", "has too many elements (overflow)"},
   };
   for (const auto& [h, want] : cases) {
     const std::string m = message_of([&] { one(h); });

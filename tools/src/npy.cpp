@@ -425,17 +425,19 @@ Array parse_npy(const std::string& bytes, const std::string& what, bool bf16_fro
   const Header h = HeaderParser(htext, what).parse();
   const Descr d = parse_descr(h.descr, what, bf16_from_uint16);
 
-  std::uint64_t numel = 1;
+  // As NumPy: the product of the non-zero dimensions times the item size must fit in int64, even
+  // when a zero dimension makes the array empty (NumPy refuses such a shape: "array is too big"; a
+  // fuzzer found that we read one and then could not write it back).
+  std::uint64_t numel = 1, need = 0;
   bool zero = false, overflow = false;
   for (auto s : h.shape) {
     if (s == 0) zero = true;
     else if (__builtin_mul_overflow(numel, static_cast<std::uint64_t>(s), &numel)) overflow = true;
   }
-  if (zero) numel = 0;
-  else if (overflow) fail(what, "header: field 'shape': " + shape_text(h.shape) + " has too many elements (overflow)");
-  std::uint64_t need = 0;
-  if (__builtin_mul_overflow(numel, static_cast<std::uint64_t>(d.size), &need))
+  if (overflow || __builtin_mul_overflow(numel, static_cast<std::uint64_t>(d.size), &need) ||
+      need > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
     fail(what, "header: field 'shape': " + shape_text(h.shape) + " has too many elements (overflow)");
+  if (zero) numel = need = 0;
   const std::size_t dstart = hstart + static_cast<std::size_t>(hlen);
   const std::size_t have = n - dstart;
   if (need > have)
@@ -489,11 +491,14 @@ Array parse_npy(const std::string& bytes, const std::string& what, bool bf16_fro
 
 std::string write_npy(const Array& a) {
   std::uint64_t numel = 1;
+  bool zero = false;
   for (auto s : a.shape) {
     if (s < 0) throw std::invalid_argument("write_npy: negative dimension in shape " + shape_text(a.shape));
-    if (__builtin_mul_overflow(numel, static_cast<std::uint64_t>(s), &numel))
+    if (s == 0) zero = true;
+    else if (__builtin_mul_overflow(numel, static_cast<std::uint64_t>(s), &numel))
       throw std::invalid_argument("write_npy: shape " + shape_text(a.shape) + " overflows");
   }
+  if (zero) numel = 0;
   if (numel != a.data.size())
     throw std::invalid_argument("write_npy: shape " + shape_text(a.shape) + " needs " + std::to_string(numel) + " values, got " +
                                 std::to_string(a.data.size()));

@@ -5,6 +5,7 @@
 #include "recall/properties/budget.hpp"
 #include "recall/properties/generators.hpp"
 #include "recall/tools/layout.hpp"
+#include "recall/tools/parse.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -53,10 +54,5 @@ struct DumpOptions {
 TensorMap generate_inputs(const std::string& op, const std::string& shape, Precision dtype, CaseKnobs knobs, const LayoutOptions& o);
 int cmd_dump(const DumpOptions& o, std::ostream& os, std::ostream& err);
 
-// Parsing helpers shared with the CLI (throw std::invalid_argument naming the bad value).
-KeyKind parse_key_kind(const std::string& s);
-GateKind parse_gate_kind(const std::string& s);
-BetaKind parse_beta_kind(const std::string& s);
-void parse_shape(const std::string& s, CaseKnobs& k);
 
 }  // namespace recall
