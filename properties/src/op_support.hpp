@@ -71,6 +71,10 @@ inline Dims dims_of(const TensorMap& in, const std::string& op) {
     throw std::invalid_argument(op + ": every dimension of q and v must be >= 1, got q " + shape_str(q.shape) + ", v " + shape_str(v.shape));
   return d;
 }
+// Where the expected shapes come from, for the messages of a mismatch.
+inline std::string dims_note(const TensorMap& in, const std::string& op) {
+  return "(B, H, T, d_k are read from q " + shape_str(get(in, "q", op).shape) + ", d_v from v " + shape_str(get(in, "v", op).shape) + ")";
+}
 // The (b,h) slices of q, k [B,H,T,dk] and v [B,H,T,dv] (tokens are rows).
 template <class S> struct QkvSlice {
   ref::Matrix<S> Q, K, V;
@@ -83,10 +87,11 @@ template <class S> QkvSlice<S> slice_qkv(const TensorMap& in, const std::string&
 // first, then all finite; returns the dimensions.
 inline Dims validate_qkv_shapes(const TensorMap& in, const std::string& op, std::initializer_list<const char*> per_token = {}) {
   const Dims d = dims_of(in, op);
-  require_shape(get(in, "q", op), {d.B, d.H, d.T, d.dk}, op, "q");
-  require_shape(get(in, "k", op), {d.B, d.H, d.T, d.dk}, op, "k");
-  require_shape(get(in, "v", op), {d.B, d.H, d.T, d.dv}, op, "v");
-  for (const char* n : per_token) require_shape(get(in, n, op), {d.B, d.H, d.T}, op, n);
+  const std::string note = dims_note(in, op);
+  require_shape(get(in, "q", op), {d.B, d.H, d.T, d.dk}, op, "q", note);
+  require_shape(get(in, "k", op), {d.B, d.H, d.T, d.dk}, op, "k", note);
+  require_shape(get(in, "v", op), {d.B, d.H, d.T, d.dv}, op, "v", note);
+  for (const char* n : per_token) require_shape(get(in, n, op), {d.B, d.H, d.T}, op, n, note);
   for (const char* n : {"q", "k", "v"}) require_finite(get(in, n, op), op, n);
   for (const char* n : per_token) require_finite(get(in, n, op), op, n);
   return d;
@@ -95,7 +100,7 @@ inline Dims validate_qkv_shapes(const TensorMap& in, const std::string& op, std:
 inline void validate_log_gate(const TensorMap& in, const std::string& op, const Dims& d, const std::string& name,
                               const std::string& gate_desc) {
   const Tensor& g = get(in, name, op);
-  require_shape(g, {d.B, d.H, d.T}, op, name);
+  require_shape(g, {d.B, d.H, d.T}, op, name, dims_note(in, op));
   require_finite(g, op, name, /*allow_neg_inf=*/true);
   for (std::size_t i = 0; i < g.data.size(); ++i)
     if (g.data[i] > 0)
@@ -105,7 +110,7 @@ inline void validate_log_gate(const TensorMap& in, const std::string& op, const 
 // The optional initial state s0 [B,H,dv,dk], finite.
 inline void validate_s0(const TensorMap& in, const std::string& op, const Dims& d) {
   if (auto it = in.find("s0"); it != in.end()) {
-    require_shape(it->second, {d.B, d.H, d.dv, d.dk}, op, "s0");
+    require_shape(it->second, {d.B, d.H, d.dv, d.dk}, op, "s0", dims_note(in, op));
     require_finite(it->second, op, "s0");
   }
 }

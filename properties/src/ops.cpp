@@ -29,7 +29,7 @@ void validate_common(const TensorMap& in, const std::string& op, bool gated, boo
           throw std::invalid_argument(op + ": input '" + n + "' must be a non-negative feature map, negative at " + index_str(t.shape, i));
     }
     if (auto it = in.find("z0"); it != in.end()) {
-      require_shape(it->second, {d.B, d.H, d.dk}, op, "z0");
+      require_shape(it->second, {d.B, d.H, d.dk}, op, "z0", dims_note(in, op));
       require_finite(it->second, op, "z0");
     }
   }

@@ -43,7 +43,7 @@ void validate_qkv(const TensorMap& in, const std::string& op, bool beta) {
   }
   if (beta) {
     if (auto it = in.find("beta"); it != in.end()) {
-      require_shape(it->second, {d.B, d.H, d.T}, op, "beta");
+      require_shape(it->second, {d.B, d.H, d.T}, op, "beta", dims_note(in, op));
       require_finite(it->second, op, "beta");
     }
   }

@@ -76,9 +76,11 @@ void require_finite(const Tensor& t, const std::string& op, const std::string& n
   }
 }
 
-void require_shape(const Tensor& t, const std::vector<std::int64_t>& shape, const std::string& op, const std::string& name) {
+void require_shape(const Tensor& t, const std::vector<std::int64_t>& shape, const std::string& op, const std::string& name,
+                   const std::string& note) {
   if (t.shape != shape)
-    throw std::invalid_argument(op + ": input '" + name + "' has shape " + shape_str(t.shape) + ", expected " + shape_str(shape));
+    throw std::invalid_argument(op + ": input '" + name + "' has shape " + shape_str(t.shape) + ", expected " + shape_str(shape) +
+                                (note.empty() ? "" : " " + note));
   if (t.data.size() != t.numel())
     throw std::invalid_argument(op + ": input '" + name + "' holds " + std::to_string(t.data.size()) +
                                 " values but its shape " + shape_str(t.shape) + " needs " + std::to_string(t.numel()));

@@ -5,7 +5,10 @@
 #include "recall/tools/npy.hpp"
 #include "recall/tools/validate.hpp"
 
+#include "recall/properties/registry.hpp"
+
 #include <gtest/gtest.h>
+#include <rapidcheck.h>
 
 #include <cmath>
 #include <filesystem>
@@ -236,6 +239,105 @@ TEST(Validate, ShapeParsingNamesTheBadItem) {
   EXPECT_EQ(k.T, 5);
   EXPECT_EQ(k.dk, 7);
   EXPECT_EQ(k.dv, 11);
+}
+
+}  // namespace
+}  // namespace recall
+
+namespace recall {
+namespace {
+
+// validate's input checks under random damage (issue 15's "fuzz validate's input checks", as a
+// property: the checks run after the MP-heavy code is linked, which the clang fuzz build does not
+// carry). From a valid input set of a random op, one random defect — a tensor dropped, an unknown
+// one added, a dimension changed, a rank changed, a NaN/Inf/huge value planted, a bad layout or
+// q scale, an output of the wrong shape — must be refused with std::invalid_argument naming the
+// tensor (or the option), never another exception, a crash or a verdict.
+TEST(ValidateInputs, RandomDefectsAreRefusedNamingTheTensor) {
+  const bool ok = rc::check("validate refuses damaged inputs", [] {
+    register_builtin_implementations();
+    std::vector<std::string> names;
+    for (const OpSpec& o : ops()) names.push_back(o.name);
+    const std::string opname = *rc::gen::elementOf(names);
+    const OpSpec& o = op(opname);
+    CaseKnobs k;
+    k.B = 1, k.H = 2, k.T = *rc::gen::inRange(1, 6), k.dk = *rc::gen::inRange(1, 4), k.dv = *rc::gen::inRange(1, 4);
+    k.initial_state = *rc::gen::arbitrary<bool>();
+    k.seed = *rc::gen::inRange<std::uint64_t>(1, 1000);
+    TensorMap in = o.generate(k, Precision::f64);
+    // outputs of the right shapes (their values do not matter: the input checks come first)
+    TensorMap out;
+    for (const auto& d : o.outputs) {
+      std::vector<std::int64_t> shape;
+      if (d.shape.rfind("B,H,T,", 0) == 0) shape = {k.B, k.H, k.T, k.dv};
+      else if (d.shape.rfind("B,H,dv,", 0) == 0) shape = {k.B, k.H, k.dv, k.dk};
+      else shape = {k.B, k.H, k.dk};
+      std::size_t n = 1;
+      for (auto s : shape) n *= static_cast<std::size_t>(s);
+      out[d.name] = Tensor{shape, std::vector<double>(n, 0.0)};
+    }
+    std::vector<std::string> present;
+    for (const auto& [name, t] : in) present.push_back(name);
+    const std::string victim = *rc::gen::elementOf(present);
+    std::string expect = victim;  // what the message must name
+    ValidateOptions opt;
+    const int defect = *rc::gen::inRange(0, 9);
+    Tensor& t = in.at(victim);
+    switch (defect) {
+      case 0: {  // a required tensor dropped (optional ones may be absent: pick q)
+        in.erase("q");
+        expect = "q";
+        break;
+      }
+      case 1:
+        in["bogus"] = Tensor{{1}, {1.0}};
+        expect = "bogus";
+        break;
+      case 2: {  // one dimension changed (never to a consistent shape: +1 on a non-batch axis)
+        const std::size_t ax = t.shape.size() <= 1 ? 0 : *rc::gen::inRange<std::size_t>(1, t.shape.size());
+        t.shape[ax] += 1;
+        std::size_t n = 1;
+        for (auto s : t.shape) n *= static_cast<std::size_t>(s);
+        t.data.resize(n, 0.5);
+        break;
+      }
+      case 3:  // rank changed
+        t.shape.push_back(1);
+        break;
+      case 4:
+      case 5: {  // a non-finite value planted
+        const double bad = defect == 4 ? std::numeric_limits<double>::quiet_NaN() : -std::numeric_limits<double>::infinity() * -1.0;
+        RC_PRE(!t.data.empty());
+        // -inf is a legal log-gate (a reset): plant +inf there, NaN anywhere
+        t.data[*rc::gen::inRange<std::size_t>(0, t.data.size())] = bad;
+        break;
+      }
+      case 6:
+        opt.layout.layout = "tbhd";
+        expect = "layout";
+        break;
+      case 7:
+        opt.layout.q_scale = *rc::gen::element(0.0, -1.0, std::numeric_limits<double>::infinity());
+        expect = "q scale";
+        break;
+      case 8: {  // an output of the wrong shape
+        auto& y = out.begin()->second;
+        y.shape.back() += 1;
+        y.data.resize(y.data.size() / static_cast<std::size_t>(y.shape.back() - 1) * static_cast<std::size_t>(y.shape.back()), 0.0);
+        expect = out.begin()->first;
+        break;
+      }
+    }
+    RC_TAG(defect);
+    try {
+      validate_tensors(opname, in, out, Precision::f32, opt);
+      RC_FAIL("validate accepted damaged inputs (defect " + std::to_string(defect) + " on '" + victim + "' of " + opname + ")");
+    } catch (const std::invalid_argument& e) {
+      const std::string m = e.what();
+      RC_ASSERT(m.find(expect) != std::string::npos);
+    }
+  });
+  EXPECT_TRUE(ok);
 }
 
 }  // namespace

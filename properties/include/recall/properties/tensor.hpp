@@ -76,6 +76,7 @@ const Tensor& get(const TensorMap& m, const std::string& name, const std::string
 // Throws naming the op, tensor and first offending index when a NaN/Inf is found
 // (allow_neg_inf: a log-gate tensor where -inf flags a zero gate).
 void require_finite(const Tensor& t, const std::string& op, const std::string& name, bool allow_neg_inf = false);
-void require_shape(const Tensor& t, const std::vector<std::int64_t>& shape, const std::string& op, const std::string& name);
+void require_shape(const Tensor& t, const std::vector<std::int64_t>& shape, const std::string& op, const std::string& name,
+                   const std::string& note = "");
 
 }  // namespace recall
