@@ -9,18 +9,6 @@
 namespace recall {
 namespace {
 
-bool has_input(const OpSpec& o, const std::string& name) {
-  for (const auto& d : o.inputs)
-    if (d.name == name) return true;
-  return false;
-}
-
-const char* gate_input(const OpSpec& o) {
-  for (const char* n : {"log_gate", "log_alpha"})
-    if (has_input(o, n)) return n;
-  return nullptr;
-}
-
 // sets element t (0-based token) of every (b, h) sequence of a [B, H, T] tensor
 void set_token(Tensor& x, std::int64_t t, double v) {
   const std::int64_t T = x.shape[2];
@@ -41,11 +29,11 @@ TensorMap with_zero_initial_state(const OpSpec& o, const TensorMap& in) {
   const Tensor& v = in.at("v");
   const std::int64_t B = q.shape[0], H = q.shape[1], dk = q.shape[3], dv = v.shape[3];
   bool any = false;
-  if (has_input(o, "s0")) {
+  if (o.input("s0")) {
     out["s0"] = Tensor{{B, H, dv, dk}, std::vector<double>(static_cast<std::size_t>(B * H * dv * dk), 0.0)};
     any = true;
   }
-  if (has_input(o, "z0")) {
+  if (o.input("z0")) {
     out["z0"] = Tensor{{B, H, dk}, std::vector<double>(static_cast<std::size_t>(B * H * dk), 0.0)};
     any = true;
   }
@@ -60,7 +48,7 @@ std::vector<CornerCase> nan_corner_cases(const OpSpec& o, Precision p) {
   };
   const int T = 65;  // chunk sizes 16 and 64 both leave a tail
   const std::string tail = ", T=65 d=8";
-  if (const char* g = gate_input(o)) {
+  if (const char* g = o.gate_input()) {
     const double ninf = -std::numeric_limits<double>::infinity();
     struct At {
       std::int64_t t;
@@ -89,7 +77,7 @@ std::vector<CornerCase> nan_corner_cases(const OpSpec& o, Precision p) {
                     std::move(in)});
     }
   }
-  if (has_input(o, "beta")) {
+  if (o.input("beta")) {
     for (int every : {1, 3}) {
       TensorMap in = base(T, 8, true, 700 + static_cast<std::uint64_t>(every));
       for (std::int64_t t = 0; t < T; t += every) set_token(in.at("beta"), t, 0.0);

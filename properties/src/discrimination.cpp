@@ -43,13 +43,6 @@ double scaled_mutant_rel(Precision p) {
 
 namespace {
 
-bool has(const OpSpec& o, const char* input) {
-  for (const auto& d : o.inputs)
-    if (d.name == input) return true;
-  return false;
-}
-const char* gate_name(const OpSpec& o) { return has(o, "log_gate") ? "log_gate" : has(o, "log_alpha") ? "log_alpha" : nullptr; }
-
 // o_t of every (b,h) row: apply f(T, row pointer of token t) over the [B,H,T,dv] output "o"
 void for_heads(Tensor& o, const std::function<void(double* head, std::int64_t T, std::int64_t dv)>& f) {
   const std::int64_t T = o.shape[2], dv = o.shape[3];
@@ -115,7 +108,7 @@ std::vector<Mutant> build_mutants() {
                      for (std::int64_t c = 0; c < r; ++c) std::swap(s.data[(bh * n + r) * n + c], s.data[(bh * n + c) * n + r]);
                  return g(x);
                }});
-  v.push_back({"beta_scaled", "beta multiplied by 0.9", [](const OpSpec& o, const TensorMap& in) { return has(o, "beta") && in.count("beta"); },
+  v.push_back({"beta_scaled", "beta multiplied by 0.9", [](const OpSpec& o, const TensorMap& in) { return o.input("beta") && in.count("beta"); },
                [](const TensorMap& in, const KernelRun& g, Precision p) {
                  TensorMap x = in;
                  for (double& b : x.at("beta").data) b = round_value(0.9 * b, p);
@@ -125,7 +118,7 @@ std::vector<Mutant> build_mutants() {
   // nothing and the "mutant" is the correct kernel: it applies only where consecutive gates differ.
   v.push_back({"gates_shifted", "each gate applied one token late (g_t <- g_{t-1})",
                [](const OpSpec& o, const TensorMap& in) {
-                 const char* n = gate_name(o);
+                 const char* n = o.gate_input();
                  if (!n || !in.count(n)) return false;
                  const Tensor& g = in.at(n);
                  const std::int64_t T = g.shape[2];
@@ -147,7 +140,7 @@ std::vector<Mutant> build_mutants() {
                }});
   v.push_back({"scale_omitted", "the logit scale omitted (1 instead of the op's scale)",
                [](const OpSpec& o, const TensorMap& in) {
-                 if (!has(o, "scale")) return false;
+                 if (!o.input("scale")) return false;
                  auto it = in.find("scale");
                  return it == in.end() || it->second.data[0] != 1.0;
                },

@@ -11,6 +11,18 @@
 #include <stdexcept>
 
 namespace recall {
+
+const TensorDecl* OpSpec::input(const std::string& n) const {
+  for (const auto& d : inputs)
+    if (d.name == n) return &d;
+  return nullptr;
+}
+const TensorDecl* OpSpec::output(const std::string& n) const {
+  for (const auto& d : outputs)
+    if (d.name == n) return &d;
+  return nullptr;
+}
+const char* OpSpec::gate_input() const { return input("log_gate") ? "log_gate" : input("log_alpha") ? "log_alpha" : nullptr; }
 namespace {
 
 using namespace op_support;

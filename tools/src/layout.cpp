@@ -18,12 +18,6 @@ Role role_of(const TensorDecl& d) {
   return Role::other;
 }
 
-const TensorDecl* decl_of(const OpSpec& op, const std::string& name, bool input) {
-  for (const auto& d : input ? op.inputs : op.outputs)
-    if (d.name == name) return &d;
-  return nullptr;
-}
-
 // swaps axes a and b (a < b) of a row-major tensor
 Tensor swap_axes(const Tensor& t, std::size_t a, std::size_t b) {
   Tensor o;
@@ -50,33 +44,26 @@ Tensor swap_axes(const Tensor& t, std::size_t a, std::size_t b) {
   return o;
 }
 
-std::string shape_text(const std::vector<std::int64_t>& s) {
-  std::ostringstream o;
-  o << '[';
-  for (std::size_t i = 0; i < s.size(); ++i) o << (i ? ", " : "") << s[i];
-  return o.str() + "]";
-}
-
 TensorMap convert(const OpSpec& op, TensorMap m, const LayoutOptions& o, bool input, bool to_canonical, const std::string& where) {
   check_layout_options(o);
   const bool bthd = o.layout == "bthd", kv = o.state_layout == "kv";
   for (auto& [name, t] : m) {
-    const TensorDecl* d = decl_of(op, name, input);
+    const TensorDecl* d = input ? op.input(name) : op.output(name);
     if (!d) continue;  // unknown names: the op's own checks name them
     const Role r = role_of(*d);
     if (r == Role::token && bthd) {
       if (t.shape.size() != 4)
-        throw std::invalid_argument(where + ": '" + name + "' has shape " + shape_text(t.shape) + "; layout " + o.layout + " expects " +
+        throw std::invalid_argument(where + ": '" + name + "' has shape " + shape_str(t.shape) + "; layout " + o.layout + " expects " +
                                     (to_canonical ? "[B, T, H, d]" : "[B, H, T, d]"));
       t = swap_axes(t, 1, 2);
     } else if (r == Role::scalar && bthd) {
       if (t.shape.size() != 3)
-        throw std::invalid_argument(where + ": '" + name + "' has shape " + shape_text(t.shape) + "; layout " + o.layout + " expects " +
+        throw std::invalid_argument(where + ": '" + name + "' has shape " + shape_str(t.shape) + "; layout " + o.layout + " expects " +
                                     (to_canonical ? "[B, T, H]" : "[B, H, T]"));
       t = swap_axes(t, 1, 2);
     } else if (r == Role::state && kv) {
       if (t.shape.size() != 4)
-        throw std::invalid_argument(where + ": '" + name + "' has shape " + shape_text(t.shape) + "; state layout kv expects " +
+        throw std::invalid_argument(where + ": '" + name + "' has shape " + shape_str(t.shape) + "; state layout kv expects " +
                                     (to_canonical ? "[B, H, d_k, d_v]" : "[B, H, d_v, d_k]"));
       t = swap_axes(t, 2, 3);
     }
@@ -84,7 +71,7 @@ TensorMap convert(const OpSpec& op, TensorMap m, const LayoutOptions& o, bool in
   return m;
 }
 
-bool has_scale_input(const OpSpec& op) { return decl_of(op, "scale", true) != nullptr; }
+bool has_scale_input(const OpSpec& op) { return op.input("scale") != nullptr; }
 
 std::string g(double x) { return out::g(x, 6); }
 
@@ -139,7 +126,7 @@ TensorMap inputs_from_canonical(const OpSpec& op, TensorMap in, const LayoutOpti
 
 std::vector<std::int64_t> output_shape_in_layout(const OpSpec& op, const std::string& name, std::vector<std::int64_t> s,
                                                  const LayoutOptions& o) {
-  const TensorDecl* d = decl_of(op, name, false);
+  const TensorDecl* d = op.output(name);
   if (!d) return s;
   const Role r = role_of(*d);
   if ((r == Role::token && s.size() == 4 && o.layout == "bthd") || (r == Role::scalar && s.size() == 3 && o.layout == "bthd"))

@@ -143,19 +143,13 @@ ValidationResult validate_tensors(const std::string& op_name, TensorMap in_user,
   for (const auto& d : o.inputs)
     if (!d.optional && !in_user.count(d.name))
       throw std::invalid_argument(in_name + ": missing input '" + d.name + "' [" + d.shape + "] of op " + o.name);
-  for (const auto& [name, a] : in_user) {
-    bool known = false;
-    for (const auto& d : o.inputs) known |= d.name == name;
-    if (!known) throw std::invalid_argument(in_name + ": '" + name + "' is not an input of op " + o.name + " (see --list-ops)");
-  }
+  for (const auto& [name, a] : in_user)
+    if (!o.input(name)) throw std::invalid_argument(in_name + ": '" + name + "' is not an input of op " + o.name + " (see --list-ops)");
   for (const auto& d : o.outputs)
     if (!out_user.count(d.name))
       throw std::invalid_argument(out_name + ": missing output '" + d.name + "' [" + d.shape + "] of op " + o.name);
-  for (const auto& [name, a] : out_user) {
-    bool known = false;
-    for (const auto& d : o.outputs) known |= d.name == name;
-    if (!known) throw std::invalid_argument(out_name + ": '" + name + "' is not an output of op " + o.name + " (see --list-ops)");
-  }
+  for (const auto& [name, a] : out_user)
+    if (!o.output(name)) throw std::invalid_argument(out_name + ": '" + name + "' is not an output of op " + o.name + " (see --list-ops)");
   const bool scale_in_file = in_user.count("scale") > 0;
   TensorMap in = inputs_to_canonical(o, std::move(in_user), opt.layout, in_name);
   TensorMap out = outputs_to_canonical(o, std::move(out_user), opt.layout, out_name);
@@ -273,9 +267,7 @@ int cmd_dump(const DumpOptions& opt, std::ostream& os, std::ostream& err) {
        << opt.layout.layout << ", state layout " << opt.layout.state_layout << "):";
     for (const auto& [name, a] : arrays) os << ' ' << name << shape_str(a.shape);
     os << '\n';
-    bool has_scale = false;
-    for (const auto& d : o.inputs) has_scale |= d.name == "scale";
-    if (has_scale)
+    if (o.input("scale"))
       os << "  scale = " << in.at("scale").data[0] << (opt.layout.q_scale ? " (--q-scale)" : " (the documented default 1/sqrt(d_k))")
          << ", written into the file\n";
     else if (opt.layout.q_scale)

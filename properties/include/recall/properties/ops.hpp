@@ -23,6 +23,12 @@ struct TensorDecl {
 };
 
 struct OpSpec {
+  // the declaration of input / output `name`, or nullptr when the op has none
+  const TensorDecl* input(const std::string& name) const;
+  const TensorDecl* output(const std::string& name) const;
+  // the op's log-gate input ("log_gate" or "log_alpha"), or nullptr when it is not gated
+  const char* gate_input() const;
+
   std::string name;
   std::string summary;
   std::vector<std::string> spec_ids;   // every spec ID this op's reference serves
