@@ -86,6 +86,15 @@ void register_all_sections(Ledger& l) {
   register_a001_unnormalized_softmax(l);
   register_a001_qknorm(l);
   register_a004_softmax_attention(l);
+  register_a001_regression_framework(l);
+  register_a001_least_squares(l);
+  register_a001_weighted_least_squares(l);
+  register_a001_norm_bound(l);
+  register_a001_full_batch_gd(l);
+  register_a001_kernel_regression(l);
+  register_a001_local_linear_attention(l);
+  register_a001_mqar(l);
+  register_a001_online_regression_experiment(l);
   register_a000_listing2_training(l);
 }
 

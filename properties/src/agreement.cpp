@@ -10,9 +10,18 @@ CaseOutcome run_case(const Implementation& impl, const CaseKnobs& knobs, const B
   const OpSpec& o = op(impl.op);
   TensorMap in = o.generate(knobs, impl.precision);
   o.validate(in);
-  const Reference ref = make_reference(o, in, impl.precision, p);
   CaseOutcome c;
   c.knobs = knobs;
+  if (o.judged_domain) {
+    c.not_judged = o.judged_domain(in, impl.precision);
+    if (!c.not_judged.empty()) {
+      c.judgement.pass = true;
+      c.judgement.discriminating = false;
+      c.judgement.detail = "not judged: " + c.not_judged;
+      return c;
+    }
+  }
+  const Reference ref = make_reference(o, in, impl.precision, p);
   c.judgement = judge(ref, impl.run(in), p);
   c.oracle_agree_digits = ref.oracle.agree_digits;
   c.oracle_digits = ref.oracle.digits;
@@ -44,6 +53,17 @@ std::vector<AgreementRow> run_agreement(bool quick, const std::string& op_filter
         // one oracle, baseline and sensitivity per (case, precision), shared by every implementation
         TensorMap in = o.generate(k, prec);
         o.validate(in);
+        if (o.judged_domain) {
+          if (const std::string why = o.judged_domain(in, prec); !why.empty()) {
+            // outside the inputs a kernel of this precision can be judged on (OpSpec::judged_domain): counted
+            for (std::size_t i = 0; i < impls.size(); ++i)
+              if (impls[i]->precision == prec) {
+                ++op_rows[i].out_of_range_cases;
+                if (op_rows[i].out_of_range_example.empty()) op_rows[i].out_of_range_example = describe(k) + ": not judged: " + why;
+              }
+            continue;
+          }
+        }
         const Reference ref = make_reference(o, in, prec, p);
         if (const std::string why = outside_storage_range(ref, in, prec); !why.empty()) {
           // not a case of this storage format (its values overflow the format): counted, not judged

@@ -157,10 +157,12 @@ std::vector<Mutant> build_mutants() {
 double discrimination_cost(const std::string& op, int T, int d) {
   static const std::map<std::string, double> at1000 = {
       {"linear_attention", 0.6}, {"gated_linear_attention", 0.75}, {"normalized_linear_attention", 0.3}, {"delta_rule", 0.9},
-      {"gated_delta_rule", 0.9}, {"softmax_attention", 4.7},       {"deltaformer_u", 12.5},             {"deltaformer_norm", 15.0}};
+      {"gated_delta_rule", 0.9}, {"softmax_attention", 4.7},       {"deltaformer_u", 12.5},             {"deltaformer_norm", 15.0},
+      {"least_squares_attention", 15.0}, {"weighted_least_squares_attention", 16.0}, {"local_linear_attention", 300.0}};
   const auto it = at1000.find(op);
   const double base = it == at1000.end() ? 1.0 : it->second;
-  const bool pairwise = op.find("softmax") != std::string::npos || op.find("deltaformer") != std::string::npos;
+  const bool pairwise = op.find("softmax") != std::string::npos || op.find("deltaformer") != std::string::npos ||
+                        op.find("local_linear") != std::string::npos;
   const double t = T / 1000.0, dd = d / 64.0;
   return base * (pairwise ? t * t * dd : t * dd * dd);
 }
@@ -188,7 +190,8 @@ std::vector<DiscriminationRow> run_discrimination(const std::vector<Discriminati
       const Implementation* good = impls.front();
       for (const auto* i : impls)
         if (i->device == "cpu") { good = i; break; }
-      for (const DiscriminationShape& sh : shapes) {
+      for (DiscriminationShape sh : shapes) {
+        if (o.discrimination_max_T > 0 && sh.T > o.discrimination_max_T) sh.T = o.discrimination_max_T;  // OpSpec's cap
         TensorMap in = o.generate(sh.knobs(), p);
         o.validate(in);
         const Reference ref = make_reference(o, in, p, bp);

@@ -212,6 +212,7 @@ const std::vector<OpSpec>& ops() {
     std::vector<OpSpec> all = build_ops();
     add_delta_ops(all);
     add_softmax_ops(all);
+    add_regression_ops(all);
     return all;
   }();
   return v;

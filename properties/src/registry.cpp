@@ -94,6 +94,7 @@ void register_builtin_implementations() {
   add_cpu<double>(r, Precision::f64);
   register_delta_implementations(r);
   register_softmax_implementations(r);
+  register_regression_implementations(r);
   register_half_storage_twins(r);
   register_gpu_implementations(r);
 }

@@ -64,6 +64,7 @@ TEST(Agreement, GeneratedCasesWithinBudget) {
         RC_ASSERT(product_form_in_domain(impl->op, op(impl->op).generate(k, impl->precision)));
       }
       CaseOutcome c = run_case(*impl, k);
+      RC_PRE(c.not_judged.empty());  // outside the op's judged domain (OpSpec::judged_domain): discarded, and counted by RapidCheck
       RC_LOG() << describe(k) << " | " << c.judgement.detail << " @ " << c.judgement.kernel.worst_output
                << c.judgement.kernel.worst_index << "\n";
       RC_ASSERT(c.judgement.pass);
@@ -89,7 +90,10 @@ TEST(Agreement, CornerCasesKeepDiscriminatingPower) {
                                          << weak_budget_rel(parse_precision(r.precision)) << " relative (largest " << r.max_budget_rel << ")";
     EXPECT_LT(2 * r.nondiscriminating_cases, r.cases) << r.nondiscriminating_cases << " of " << r.cases
                                                       << " cases would pass an all-zero output";
-    if (r.precision == "f64") EXPECT_EQ(r.weak_cases, 0) << "largest relative budget " << r.max_budget_rel;
+    // in double no case may be weak, except for the ops that solve systems of the data's own conditioning
+    // (OpSpec::judged_domain: least squares, local linear fits), where a corner case up to the domain's edge
+    // (cond u_a <= 1e-2) can carry a Skeel solve bound above 1%: flagged weak, and held to the half rule above
+    if (r.precision == "f64" && !op(r.op).judged_domain) EXPECT_EQ(r.weak_cases, 0) << "largest relative budget " << r.max_budget_rel;
   }
 }
 

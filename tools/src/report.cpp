@@ -20,7 +20,9 @@ namespace recall {
 // Results cross the worker-process boundary (tools/parallel.hpp) as CBOR: binary doubles, so
 // every number (infinities and NaN included) comes back bit for bit.
 NLOHMANN_JSON_SERIALIZE_ENUM(Verdict, {{Verdict::holds, "holds"}, {Verdict::violated, "violated"}, {Verdict::inconclusive, "inconclusive"}})
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Evidence, statistic, value, threshold, witness, instances, sizes, digits, seed, extra)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(FigureSeries, name, x, y, style, marker, group)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ClaimFigure, id, title, caption, x_label, y_label, x_scale, y_scale, series)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Evidence, statistic, value, threshold, witness, instances, sizes, digits, seed, extra, figures)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ClaimResult, verdict, reason, evidence)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ClaimRun, result, ran, seconds)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(AgreementRow, op, impl, device, precision, cases, failures, max_err_u, baseline_err_u, budget_u, kappa,
@@ -327,6 +329,26 @@ nlohmann::json claim_figures(const std::vector<std::pair<const Claim*, ClaimRun>
                                   {"statistic", e.statistic}});
   }
   nlohmann::json figs = nlohmann::json::array();
+  // the curves the claims contribute (an experiment's error curves, a bound vs the actual value)
+  for (const auto& [c, r] : claims)
+    for (const ClaimFigure& f : r.result.evidence.figures) {
+      nlohmann::json series = nlohmann::json::array();
+      for (const FigureSeries& s : f.series) {
+        nlohmann::json x = nlohmann::json::array(), y = nlohmann::json::array();
+        for (double v : s.x) x.push_back(fig_num(v));
+        for (double v : s.y) y.push_back(fig_num(v));
+        series.push_back({{"name", s.name}, {"x", x}, {"y", y}, {"style", s.style}, {"marker", s.marker},
+                          {"group", s.group.empty() ? s.name : s.group}});
+      }
+      figs.push_back({{"id", "claim." + c->id + "." + f.id},
+                      {"group", "claims"},
+                      {"title", c->id + ": " + f.title},
+                      {"caption", f.caption + " (verdict: " + verdict_name(r.result.verdict) + ")"},
+                      {"kind", "lines"},
+                      {"x", {{"label", f.x_label}, {"scale", f.x_scale}}},
+                      {"y", {{"label", f.y_label}, {"scale", f.y_scale}}},
+                      {"series", series}});
+    }
   for (auto& [paper, rs] : rows)
     figs.push_back({{"id", "claims." + paper},
                     {"group", "claims"},
@@ -395,7 +417,7 @@ int cmd_report(const std::string& out_dir, const CheckConfig& cfg, std::ostream&
       const bool kernel_precision = p == Precision::f32 || p == Precision::bf16;
       if (cfg.quick && !kernel_precision) continue;
       for (int T : Ts)
-        if (T <= realistic_T || kernel_precision)
+        if ((T <= realistic_T || kernel_precision) && (o.discrimination_max_T == 0 || T <= o.discrimination_max_T))
           tasks.push_back({Task::discrimination_task, o.name, p, shape_at(T), nullptr, discrimination_cost(o.name, T, 64),
                            o.name + " " + precision_name(p) + " T=" + std::to_string(T)});
     }
@@ -489,6 +511,10 @@ int cmd_report(const std::string& out_dir, const CheckConfig& cfg, std::ostream&
                    "`budget/scale` is the largest row budget as a fraction of the output's scale. The same inputs at T = 64 and "
                    "256" + std::string(cfg.quick ? "" : " (and 4096 for f32 and bf16)") +
                    " give the error-and-budget-vs-T figures (report.html; data in report.json).";
+  for (const OpSpec& o : ops())
+    if (o.discrimination_max_T > 0 && o.discrimination_max_T < realistic_T)
+      accepted.intro += " " + o.name + " is judged at T <= " + std::to_string(o.discrimination_max_T) +
+                        " only (its oracle costs O(T^2 d^2) multiprecision operations): its rows are in the figures, not here.";
   out::Table rejected = discrimination.select(
       [&](const out::Row& r) { return is_realistic(r) && discrimination.at(r, "expected").value == "reject"; },
       {"op", "precision", "wrong_kernel", "row_ratio", "max_err_u", "rejection"});

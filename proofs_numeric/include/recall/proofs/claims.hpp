@@ -67,6 +67,16 @@ void register_a001_unnormalized_softmax(Ledger& l);  // proofs_numeric/a001_test
 void register_a001_qknorm(Ledger& l);  // proofs_numeric/a001_test_time_regression/qknorm.cpp
 // a004_memory_and_forgetting/
 void register_a004_softmax_attention(Ledger& l);  // proofs_numeric/a004_memory_and_forgetting/softmax_attention.cpp
+// a001_test_time_regression/ (topic T4: test-time regression)
+void register_a001_regression_framework(Ledger& l);  // proofs_numeric/a001_test_time_regression/regression_framework.cpp
+void register_a001_least_squares(Ledger& l);  // proofs_numeric/a001_test_time_regression/least_squares.cpp
+void register_a001_weighted_least_squares(Ledger& l);  // proofs_numeric/a001_test_time_regression/weighted_least_squares.cpp
+void register_a001_norm_bound(Ledger& l);  // proofs_numeric/a001_test_time_regression/norm_bound.cpp
+void register_a001_full_batch_gd(Ledger& l);  // proofs_numeric/a001_test_time_regression/full_batch_gd.cpp
+void register_a001_kernel_regression(Ledger& l);  // proofs_numeric/a001_test_time_regression/kernel_regression.cpp
+void register_a001_local_linear_attention(Ledger& l);  // proofs_numeric/a001_test_time_regression/local_linear_attention.cpp
+void register_a001_mqar(Ledger& l);  // proofs_numeric/a001_test_time_regression/mqar.cpp
+void register_a001_online_regression_experiment(Ledger& l);  // proofs_numeric/a001_test_time_regression/online_regression_experiment.cpp
 // a000_associative_memory/
 void register_a000_listing2_training(Ledger& l);  // proofs_numeric/a000_associative_memory/listing2_training.cpp
 

@@ -24,6 +24,24 @@ inline constexpr const char* scaling = "scaling";
 inline constexpr const char* reproduction = "reproduction";
 }  // namespace check_class
 
+// A figure a claim contributes to the report (report.json "figures", kind "lines", group "claims";
+// data only, tools/render_figures.py draws it): e.g. an experiment's error curves or a bound vs the
+// actual value over an adversarial search. Non-finite numbers are written as null (skipped).
+struct FigureSeries {
+  std::string name;
+  std::vector<double> x, y;       // same length
+  std::string style = "solid";    // solid | dashed | dotted | dashdot
+  std::string marker;             // "" or one of o s ^ v D x + * < > d p h .
+  std::string group;              // series of one group share a colour (empty: its own)
+};
+struct ClaimFigure {
+  std::string id;                 // unique within the claim, [A-Za-z0-9_.-]; the report prefixes the claim ID
+  std::string title, caption;
+  std::string x_label, y_label;
+  std::string x_scale = "linear", y_scale = "linear";  // linear | log
+  std::vector<FigureSeries> series;
+};
+
 struct Evidence {
   std::string statistic;        // what was measured, e.g. "max relative residual"
   double value = 0;             // its worst value over the instances
@@ -34,6 +52,7 @@ struct Evidence {
   unsigned digits = 0;          // working digits of the check (0: double)
   std::uint64_t seed = 0;
   std::vector<std::pair<std::string, std::string>> extra;  // further named figures
+  std::vector<ClaimFigure> figures;  // curves for the report's figures (optional)
 };
 
 struct ClaimResult {

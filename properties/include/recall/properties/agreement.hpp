@@ -11,6 +11,7 @@ namespace recall {
 
 struct CaseOutcome {
   CaseKnobs knobs;
+  std::string not_judged;  // the op's judged_domain reason when the case is outside it (then no judgement)
   Judgement judgement;
   double oracle_agree_digits = 0;
   unsigned oracle_digits = 0;

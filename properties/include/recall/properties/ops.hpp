@@ -59,6 +59,18 @@ struct OpSpec {
   // (|L^-1||L||D| per solve, gamma_n) to every output element, in units of n u. The budget adds
   // n u_a times it (budget.hpp, solve term).
   std::function<TensorMap(const TensorMap&)> solve_magnitude;
+  // Optional: the inputs on which a kernel of storage precision p can be judged at all. Empty string: judged;
+  // otherwise the reason it is not (e.g. a least-squares system whose condition times the accumulation
+  // precision's u exceeds 1e-2: no kernel in that precision returns a meaningful answer there, the solution's
+  // rank is decided by rounding). Such a case is counted and reported as not judged, never passed silently:
+  // the agreement rows count it with the out-of-range cases, generated cases are discarded (RapidCheck says
+  // how many), the corner suite still requires finite outputs. Empty function: every input is judged.
+  std::function<std::string(const TensorMap&, Precision)> judged_domain;
+  // Optional cap on T for the discrimination suite (its shapes are clamped to it) and the report's
+  // realistic rows (skipped above it): an op whose oracle costs O(T^2 d^2) multiprecision operations
+  // (local linear attention: a (1 + d_k)-dimensional weighted fit per query over every earlier key) is
+  // judged at T <= cap. 0: no cap.
+  int discrimination_max_T = 0;
   bool gated = false;  // generator uses gate knobs
   // where the op was registered (add_op's call site, relative to the repository): the binding of
   // its spec IDs to the reference templates its oracle and baseline instantiate
@@ -76,6 +88,7 @@ const std::vector<OpSpec>& ops();
 // Op families defined in their own translation units (called once by ops()).
 void add_delta_ops(std::vector<OpSpec>& v);    // ops_delta.cpp: delta_rule, gated_delta_rule
 void add_softmax_ops(std::vector<OpSpec>& v);  // ops_softmax.cpp: softmax_attention, deltaformer
+void add_regression_ops(std::vector<OpSpec>& v);  // ops_regression.cpp: (weighted_)least_squares_attention, local_linear_attention
 const OpSpec& op(const std::string& name);  // throws naming the unknown op
 
 }  // namespace recall

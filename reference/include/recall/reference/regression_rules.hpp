@@ -38,17 +38,25 @@ template <class S> Matrix<S> solve(Matrix<S> A, Matrix<S> B) {
       for (std::size_t j = 0; j < n; ++j) std::swap(A(p, j), A(c, j));
       for (std::size_t j = 0; j < m; ++j) std::swap(B(p, j), B(c, j));
     }
+    // row updates A(r, :) -= f A(c, :) as in-place multiply-adds with -f (bit for bit the same as the
+    // rounded product and the rounded subtraction; no temporaries: matrix.hpp's muladd)
+    const MulAddCtx<S> ctx;
     for (std::size_t r = c + 1; r < n; ++r) {
       const S f = A(r, c) / A(c, c);
       if (f == S(0)) continue;
-      for (std::size_t j = c; j < n; ++j) A(r, j) -= f * A(c, j);
-      for (std::size_t j = 0; j < m; ++j) B(r, j) -= f * B(c, j);
+      const S nf = -f;
+      for (std::size_t j = c; j < n; ++j) muladd(A(r, j), nf, A(c, j), ctx);
+      for (std::size_t j = 0; j < m; ++j) muladd(B(r, j), nf, B(c, j), ctx);
     }
   }
+  const MulAddCtx<S> ctx;
   for (std::size_t ii = n; ii-- > 0;)
     for (std::size_t j = 0; j < m; ++j) {
       S u = B(ii, j);
-      for (std::size_t k = ii + 1; k < n; ++k) u -= A(ii, k) * B(k, j);
+      for (std::size_t k = ii + 1; k < n; ++k) {
+        const S na = -A(ii, k);
+        muladd(u, na, B(k, j), ctx);
+      }
       B(ii, j) = u / A(ii, ii);
     }
   return B;
