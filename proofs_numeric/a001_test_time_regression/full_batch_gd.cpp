@@ -1,23 +1,28 @@
-// Paper A001 (test-time regression, Wang, Shi & Fox), §4 Vignette 3, Eqs. (17)-(25): the streaming
+// Paper A001 (test-time regression, Wang, Shi & Fox), §4 Vignette 3, Eqs. (17)-(23): the streaming
 // least-squares loss and its gradient, full-batch gradient descent at fixed t (the four printed lines
 // (20)-(23), the I-step iteration with per-step beta, its convergence [derived] and its closed form F07
-// [derived]), the Hessian-preconditioned (Newton) step from the origin and from any start, the two
-// extremes of one preconditioned step, and the equivalence-table row EQ07.
+// [derived]), and the equivalence-table row EQ07. The Hessian-preconditioned (Newton) step, Eqs. (24)-(25),
+// is in newton_step.cpp.
 // Every verdict is computed from the references in reference/include/recall/reference/full_batch_gd.hpp
 // instantiated with recall::mp_t: P-50 (cfg.digits) by default; P-scaled items raise the working digits by
 // ceil(log10 cond) (2 log10 cond(K) where the Gram K^T K is formed) and keep the P-50 threshold; a failing
 // instance is re-evaluated at doubled digits before it is recorded. Instances come from claim_support's
 // Box-Muller Gauss stream seeded by mix(tag_seed(cfg.seed, ID), n) (n = instance number), smallest sizes
-// first; witnesses name sizes, generator and seed, with 1-based indices.
-// Spec IDs: A001-GD-LS-OBJECTIVE, A001-FULLBATCH-GD, A001-FULLBATCH-GD-CONVERGENCE, A001-NEWTON-PRECONDITIONED,
-// A001-NEWTON-ANY-INIT, A001-GD-PRECOND-EXTREMES, A001-F07-FULLBATCH-GD-CLOSED, A001-EQ07-ISTEP-GD.
+// first; witnesses name sizes, generator and seed, with 1-based indices. The seeds, sizes and key generators
+// are shared with newton_step.cpp (support/regression_bound_claims.hpp, namespace regression); the limit
+// V_t^T (K_t^+)^T is the Eq. (11) reference ref::ls_state_pinv (least_squares.hpp).
+// Spec IDs: A001-GD-LS-OBJECTIVE, A001-FULLBATCH-GD, A001-FULLBATCH-GD-CONVERGENCE, A001-F07-FULLBATCH-GD-CLOSED,
+// A001-EQ07-ISTEP-GD.
 #include "recall/proofs/claims.hpp"
 #include "recall/proofs/ledger.hpp"
 #include "recall/reference/full_batch_gd.hpp"
+#include "recall/reference/least_squares.hpp"
 #include "recall/reference/linear_attention.hpp"
 #include "recall/reference/svd.hpp"
 #include "recall/reference/ttt.hpp"
+#include "adversarial_search.hpp"
 #include "claim_support.hpp"
+#include "regression_bound_claims.hpp"
 
 #include <Eigen/Dense>
 
@@ -35,144 +40,15 @@ namespace recall {
 namespace {
 
 using namespace claim_support;
+using namespace claim_support::regression;
 using ref::Matrix;
 using ref::Vector;
-using u64 = std::uint64_t;
 using VM = Vector<mp_t>;
 
 // ---------------------------------------------------------------------------------------------
-// seeds, sizes, generators (double data, converted exactly to mp_t inside each residual callback)
+// keys in mp and the extreme eigenvalues of the key Gram
 // ---------------------------------------------------------------------------------------------
-
-u64 inst_seed(const CheckConfig& cfg, const char* tag, u64 n) { return mix(tag_seed(cfg.seed, tag), n); }
-std::string seed_note(const CheckConfig& cfg, const char* tag) {
-  return "instance seeds mix(tag_seed(" + std::to_string(cfg.seed) + ", \"" + tag + "\"), n), Box-Muller on std::mt19937_64";
-}
-std::string sz(std::size_t dk, std::size_t dv, std::size_t T) {
-  return "D_k=" + std::to_string(dk) + " D_v=" + std::to_string(dv) + " T=" + std::to_string(T);
-}
-mp_t pow10(int k) { return boost::multiprecision::pow(mp_t(10), k); }
-unsigned ceil_pos(double x) { return x > 0 ? static_cast<unsigned>(std::ceil(x)) : 0u; }
-
-struct Dims {
-  std::size_t dk, dv, T;
-};
-// A001 C8 G1 sizes, smallest first (t runs over 1..T inside each instance, so t < D_k is included)
-std::vector<Dims> grid(const CheckConfig& cfg) {
-  std::vector<Dims> s = {{1, 1, 3}, {2, 1, 4}, {3, 2, 6}, {4, 3, 8}};
-  if (!cfg.quick) {
-    s.push_back({8, 3, 20});
-    s.push_back({16, 5, 40});
-  }
-  return s;
-}
-std::string grid_desc(const CheckConfig& cfg) {
-  return std::string("G1 (D_k,D_v,T) in (1,1,3),(2,1,4),(3,2,6),(4,3,8)") + (cfg.quick ? "" : ",(8,3,20),(16,5,40)");
-}
-
-// Key generators (A001 C8): G1 Gaussian (scaled by 1, D_k^-1/2 or 10^a, a in [-3,3]); G2 prescribed spectrum
-// K = U diag(sigma) W^T with Haar U, W; G2 rank-deficient as an exact product A B (formed in mp); G4 equicorrelated.
-enum class KG { g1, g2_logu, g2_narrow, g2_equal, g2_ones, g2_clustered, g2_rankdef, g4 };
-struct KeyInst {
-  std::size_t t = 0, dk = 0, dv = 0;
-  DM K, A, B, V;
-  bool factored = false;
-  std::string desc;
-};
-DM haar_columns(std::size_t n, std::size_t r, Gauss& g) {  // n x r with orthonormal columns (QR of a Gaussian)
-  Eigen::MatrixXd X(n, r);
-  for (std::size_t i = 0; i < n * r; ++i) X.data()[i] = g.normal();
-  const Eigen::MatrixXd Qm = Eigen::HouseholderQR<Eigen::MatrixXd>(X).householderQ() * Eigen::MatrixXd::Identity(n, r);
-  DM out(n, r);
-  for (std::size_t i = 0; i < n; ++i)
-    for (std::size_t j = 0; j < r; ++j) out(i, j) = Qm(i, j);
-  return out;
-}
-KeyInst make_keys(KG kind, std::size_t t, std::size_t dk, std::size_t dv, u64 seed, double param = 0) {
-  Gauss g(seed);
-  KeyInst in;
-  in.t = t;
-  in.dk = dk;
-  in.dv = dv;
-  switch (kind) {
-    case KG::g1: {
-      // param: 0 unscaled, 1 D_k^-1/2, 2 10^a with a ~ U(-3,3)
-      double sc = 1;
-      std::string d = "G1 keys x1";
-      if (param == 1) {
-        sc = 1.0 / std::sqrt(static_cast<double>(dk));
-        d = "G1 keys x D_k^-1/2";
-      } else if (param == 2) {
-        const double a = -3.0 + 6.0 * g.uniform();
-        sc = std::pow(10.0, a);
-        d = "G1 keys x 10^" + fmt(a, 3);
-      }
-      in.K = gauss_matrix(t, dk, g, sc);
-      in.desc = d;
-      break;
-    }
-    case KG::g2_logu:
-    case KG::g2_narrow:
-    case KG::g2_equal:
-    case KG::g2_ones:
-    case KG::g2_clustered: {
-      const std::size_t r = std::min(t, dk);
-      const DM U = haar_columns(t, r, g), W = haar_columns(dk, r, g);
-      std::vector<double> s(r);
-      const double c = 0.5 + g.uniform();
-      for (std::size_t i = 0; i < r; ++i) {
-        const double u = g.uniform();
-        switch (kind) {
-          case KG::g2_logu: s[i] = std::pow(10.0, -8.0 + 11.0 * u); break;
-          case KG::g2_narrow: s[i] = std::pow(10.0, -0.5 + 1.0 * u); break;
-          case KG::g2_equal: s[i] = c; break;
-          case KG::g2_ones: s[i] = 1.0; break;
-          default: s[i] = c * (1.0 + 1e-3 * g.normal()); break;
-        }
-      }
-      in.K = DM(t, dk);
-      for (std::size_t i = 0; i < t; ++i)
-        for (std::size_t j = 0; j < dk; ++j) {
-          double acc = 0;
-          for (std::size_t k = 0; k < r; ++k) acc += U(i, k) * s[k] * W(j, k);
-          in.K(i, j) = acc;
-        }
-      in.desc = kind == KG::g2_logu      ? "G2 sigma log-uniform [1e-8,1e3]"
-                : kind == KG::g2_narrow  ? "G2 sigma log-uniform [10^-0.5,10^0.5]"
-                : kind == KG::g2_equal   ? "G2 sigma all equal (" + fmt(c) + ")"
-                : kind == KG::g2_ones    ? "G2 sigma all one"
-                                         : "G2 sigma clustered " + fmt(c) + "(1 + 1e-3 N)";
-      break;
-    }
-    case KG::g2_rankdef: {
-      const std::size_t r = std::max<std::size_t>(1, std::min(t, dk) - 1);
-      in.A = gauss_matrix(t, r, g);
-      in.B = gauss_matrix(r, dk, g);
-      in.factored = true;
-      in.desc = "G2 rank " + std::to_string(r) + " (exact zeros: K = A B formed in mp)";
-      break;
-    }
-    case KG::g4: {
-      // equicorrelated N(0, Sigma_rho): k = sqrt(1 - rho) z + sqrt(rho) w 1
-      const double rho = param;
-      in.K = DM(t, dk);
-      for (std::size_t i = 0; i < t; ++i) {
-        const double w = g.normal();
-        for (std::size_t j = 0; j < dk; ++j) in.K(i, j) = std::sqrt(1 - rho) * g.normal() + std::sqrt(rho) * w;
-      }
-      in.desc = "G4 equicorrelated rho=" + fmt(rho);
-      break;
-    }
-  }
-  in.V = gauss_matrix(t, dv, g);
-  in.desc = sz(dk, dv, t) + " " + in.desc + " seed " + std::to_string(seed);
-  return in;
-}
 MM keys_mp(const KeyInst& in) { return in.factored ? ref::matmul(to_mp(in.A), to_mp(in.B)) : to_mp(in.K); }
-DM keys_d(const KeyInst& in) {
-  if (!in.factored) return in.K;
-  return ref::matmul(in.A, in.B);
-}
 // extreme eigenvalues of S = K^T K in double (for step choices and digit budgets; exact values in mp where decisive)
 struct Spec {
   double lmax = 0, lmin = 0;
@@ -185,19 +61,6 @@ Spec gram_spec(const DM& K) {
   Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(S, Eigen::EigenvaluesOnly);
   return {es.eigenvalues().maxCoeff(), es.eigenvalues().minCoeff()};
 }
-// log10 cond(K) through the singular values of K in double (+inf when numerically rank-deficient)
-double log10_cond_keys(const DM& K) {
-  Eigen::MatrixXd X(K.rows, K.cols);
-  for (std::size_t i = 0; i < K.rows; ++i)
-    for (std::size_t j = 0; j < K.cols; ++j) X(i, j) = K(i, j);
-  Eigen::JacobiSVD<Eigen::MatrixXd> sv(X);
-  const auto& s = sv.singularValues();
-  const double smin = s(s.size() - 1), smax = s(0);
-  if (!(smin > 0) || smin < 1e-15 * smax) return INFINITY;
-  return std::log10(smax / smin);
-}
-// V_t^T (K_t^+)^T: the (min-norm) least-squares memory through the SVD pseudo-inverse (svd.hpp)
-MM ls_pinv_state(const MM& K, const MM& V) { return ref::matmul(ref::transpose(V), ref::transpose(ref::pinv(K))); }
 
 // =============================================================================================
 // A001-GD-LS-OBJECTIVE (Eqs. 17-19)
@@ -460,7 +323,7 @@ ConvRun conv_run(const KeyInst& ki, double c, unsigned d, std::size_t Imax, bool
   o.rho2 = to_d(rho2);
   o.lmax = to_d(lmax);
   o.lmin_nz = to_d(lmin);
-  const MM Ms = ls_pinv_state(K, V);
+  const MM Ms = ref::ls_state_pinv(K, V, K.rows);
   const mp_t e0 = ref::frob(Ms);
   const double lrho = rho > 0 ? to_d(mp_t(log(rho))) : -INFINITY;
   const double ltarget = -(static_cast<double>(d) - 5) * std::log(10.0);
@@ -534,60 +397,6 @@ ConvRun conv_run(const KeyInst& ki, double c, unsigned d, std::size_t Imax, bool
   return o;
 }
 
-// Nelder-Mead minimisation in fp64 (adversarial searches of R-BOUND): returns the best point.
-std::vector<double> nelder_mead(const std::function<double(const std::vector<double>&)>& f, std::vector<double> x0, double step, int evals) {
-  const std::size_t n = x0.size();
-  std::vector<std::vector<double>> P(n + 1, x0);
-  std::vector<double> F(n + 1);
-  for (std::size_t i = 0; i < n; ++i) P[i + 1][i] += step;
-  int used = 0;
-  for (std::size_t i = 0; i <= n; ++i, ++used) F[i] = f(P[i]);
-  while (used < evals) {
-    std::vector<std::size_t> ord(n + 1);
-    for (std::size_t i = 0; i <= n; ++i) ord[i] = i;
-    std::sort(ord.begin(), ord.end(), [&](std::size_t a, std::size_t b) { return F[a] < F[b]; });
-    const std::size_t best = ord[0], worst = ord[n], second = ord[n - 1];
-    std::vector<double> cen(n, 0.0);
-    for (std::size_t i = 0; i <= n; ++i)
-      if (i != worst)
-        for (std::size_t j = 0; j < n; ++j) cen[j] += P[i][j] / static_cast<double>(n);
-    auto along = [&](double a) {
-      std::vector<double> x(n);
-      for (std::size_t j = 0; j < n; ++j) x[j] = cen[j] + a * (P[worst][j] - cen[j]);
-      return x;
-    };
-    const std::vector<double> xr = along(-1.0);
-    const double fr = f(xr);
-    ++used;
-    if (fr < F[best]) {
-      const std::vector<double> xe = along(-2.0);
-      const double fe = f(xe);
-      ++used;
-      if (fe < fr) P[worst] = xe, F[worst] = fe;
-      else P[worst] = xr, F[worst] = fr;
-    } else if (fr < F[second]) {
-      P[worst] = xr, F[worst] = fr;
-    } else {
-      const std::vector<double> xc = along(fr < F[worst] ? -0.5 : 0.5);
-      const double fc = f(xc);
-      ++used;
-      if (fc < std::min(fr, F[worst])) {
-        P[worst] = xc, F[worst] = fc;
-      } else {
-        for (std::size_t i = 0; i <= n; ++i)
-          if (i != best) {
-            for (std::size_t j = 0; j < n; ++j) P[i][j] = P[best][j] + 0.5 * (P[i][j] - P[best][j]);
-            F[i] = f(P[i]);
-            ++used;
-          }
-      }
-    }
-  }
-  std::size_t b = 0;
-  for (std::size_t i = 1; i <= n; ++i)
-    if (F[i] < F[b]) b = i;
-  return P[b];
-}
 double sigm(double x) { return 1.0 / (1.0 + std::exp(-x)); }
 // Adversarial bound instance: S_t = diag(lambda) with lambda = (1, kappa^-1/2, kappa^-1) (K = diag(sqrt lambda), t = D_k = 3),
 // M* with squared column norms w (softmax), V = K M*^T (so that V^T (K^+)^T = M*), c = beta lambda_max, iteration i.
@@ -640,7 +449,7 @@ double adv_ratio_mp(const AdvParams& a, unsigned d) {
     const mp_t mu = abs(mp_t(1 - beta * l));
     if (mu > rho) rho = mu;
   }
-  const MM Mstar = ls_pinv_state(K, V);
+  const MM Mstar = ref::ls_state_pinv(K, V, K.rows);
   MM M(1, dk);
   for (int i = 0; i < a.i; ++i) M = ref::gd_step_from_moments(M, S, R, beta);
   return to_d(mp_t(ref::frob_diff(M, Mstar) / (pow(rho, a.i) * ref::frob(Mstar)) - 1));  // ratio - 1
@@ -786,7 +595,7 @@ ClaimResult a001_fullbatch_gd_convergence(const CheckConfig& cfg) {
     for (int r = 0; r < restarts; ++r) {
       std::vector<double> x0(6);
       for (double& x : x0) x = 2.0 * g.normal();
-      const std::vector<double> xb = nelder_mead([](const std::vector<double>& x) { return -adv_ratio_fp64(adv_params(x)); }, x0, 1.0, evals);
+      const std::vector<double> xb = nelder_mead([](const std::vector<double>& x) { return -adv_ratio_fp64(adv_params(x)); }, x0, 1.0, evals).x;
       const AdvParams a = adv_params(xb);
       cand.emplace_back(adv_ratio_fp64(a), a);
     }
@@ -858,7 +667,7 @@ ClaimResult a001_fullbatch_gd_convergence(const CheckConfig& cfg) {
       const mp_t beta = mp_t(c) / sv.sigma[0];
       mp_t rho(0);
       for (const mp_t& l : sv.sigma) rho = std::max(rho, mp_t(abs(mp_t(1 - beta * l))));
-      const MM Ms = ls_pinv_state(K, V);
+      const MM Ms = ref::ls_state_pinv(K, V, K.rows);
       MM M(ki.dv, ki.dk);
       const int I = 400;
       std::vector<double> x, y;
@@ -877,204 +686,6 @@ ClaimResult a001_fullbatch_gd_convergence(const CheckConfig& cfg) {
   }
   if (!fig.series.empty()) out.evidence.figures.push_back(fig);
   return out;
-}
-
-// =============================================================================================
-// A001-NEWTON-PRECONDITIONED, A001-NEWTON-ANY-INIT, A001-GD-PRECOND-EXTREMES
-// =============================================================================================
-// Full-column-rank key sets t >= D_k of G1 / G2 / G4 for the Newton items.
-struct NInst {
-  KeyInst ki;
-  double lcK = 0;  // log10 cond(K)
-  u64 seed = 0;
-};
-std::vector<NInst> newton_instances(const CheckConfig& cfg, const char* tag) {
-  std::vector<NInst> out;
-  struct Case {
-    KG kind;
-    std::size_t dk, dv, t;
-    double param;
-  };
-  std::vector<Case> cases = {{KG::g1, 1, 1, 3, 0},      {KG::g1, 2, 1, 4, 2},          {KG::g1, 3, 2, 6, 1},    {KG::g1, 4, 3, 4, 0},
-                             {KG::g2_logu, 3, 2, 5, 0}, {KG::g2_clustered, 2, 2, 3, 0}, {KG::g4, 3, 2, 6, 0.5}, {KG::g4, 4, 1, 8, 0.99}};
-  if (!cfg.quick) {
-    const std::vector<Case> more = {{KG::g1, 8, 3, 20, 0},    {KG::g1, 16, 5, 40, 1}, {KG::g2_logu, 4, 3, 8, 0}, {KG::g2_equal, 4, 2, 6, 0},
-                                    {KG::g2_narrow, 8, 2, 12, 0}, {KG::g4, 8, 3, 16, 0.9}, {KG::g4, 4, 2, 5, 0.99}};
-    cases.insert(cases.end(), more.begin(), more.end());
-  }
-  int n = 0;
-  for (const Case& c : cases) {
-    NInst ni;
-    ni.seed = inst_seed(cfg, tag, static_cast<u64>(n++));
-    ni.ki = make_keys(c.kind, c.t, c.dk, c.dv, ni.seed, c.param);
-    ni.lcK = log10_cond_keys(ni.ki.K);
-    out.push_back(ni);
-  }
-  return out;
-}
-std::string newton_sizes(const CheckConfig& cfg, const char* tag) {
-  return "G1 (D_k,D_v,t) (1,1,3),(2,1,4),(3,2,6),(4,3,4); G2 log-uniform [1e-8,1e3], clustered; G4 rho 0.5, 0.99" +
-         std::string(cfg.quick ? "" : "; full: G1 (8,3,20),(16,5,40), G2 log-uniform, equal, narrow, G4 rho 0.9, 0.99") +
-         "; all t >= D_k, full column rank; P-scaled digits d + 2 ceil(log10 cond K_t) + 5; " + seed_note(cfg, tag);
-}
-
-ClaimResult a001_newton_preconditioned(const CheckConfig& cfg) {
-  const char* tag = "A001-NEWTON-PRECONDITIONED";
-  Checker ls("(i) max relative residual: M^(0)=0 minus grad L_t(0) S_t^{-1} (Eq. 25) vs V^T (K_t^+)^T (overdetermined branch of Eq. 11, SVD)",
-             cfg.digits);
-  Checker hk("(ii) max relative residual: Kronecker Hessian S_t (x) I_{D_v} vs central differences of grad L_t (column-major vec), "
-             "and H vec(E) vs vec(E S_t)",
-             cfg.digits);
-  double lc_max = 0;
-  for (const NInst& ni : newton_instances(cfg, tag)) {
-    const KeyInst& ki = ni.ki;
-    lc_max = std::max(lc_max, ni.lcK);
-    const unsigned extra = 2 * ceil_pos(ni.lcK) + 5;
-    ls.add(ki.desc + " cond(K)=1e" + fmt(ni.lcK, 3), [&](unsigned d, std::string& where) {
-      MpDigitsScope sc(d + extra);
-      const MM K = to_mp(ki.K), V = to_mp(ki.V);
-      const MM M0(ki.dv, ki.dk);
-      where = "t=" + std::to_string(ki.t) + " digits " + std::to_string(d + extra);
-      return rel_res(ref::hessian_preconditioned_step(M0, K, V, ki.t), ls_pinv_state(K, V));
-    });
-    hk.add(ki.desc, [&](unsigned d, std::string& where) {
-      MpDigitsScope sc(d);
-      const MM K = to_mp(ki.K), V = to_mp(ki.V);
-      Gauss g(splitmix64(ni.seed));
-      const MM M = to_mp(gauss_matrix(ki.dv, ki.dk, g)), E = to_mp(gauss_matrix(ki.dv, ki.dk, g));
-      const std::size_t nv = ki.dv * ki.dk;
-      const MM H = ref::ls_hessian_kron(K, ki.t, ki.dv);
-      // central differences of the (linear) gradient, step h = 1: column a of the Hessian
-      MM Hfd(nv, nv);
-      for (std::size_t col = 0; col < nv; ++col) {
-        const std::size_t i = col % ki.dv, j = col / ki.dv;  // vec index col = i + j d_v
-        MM Xp = M, Xm = M;
-        Xp(i, j) += 1;
-        Xm(i, j) -= 1;
-        const MM Gp = ref::streaming_ls_grad_matrix(Xp, K, V, ki.t), Gm = ref::streaming_ls_grad_matrix(Xm, K, V, ki.t);
-        for (std::size_t row = 0; row < nv; ++row) {
-          const std::size_t r = row % ki.dv, c = row / ki.dv;
-          Hfd(row, col) = (Gp(r, c) - Gm(r, c)) / 2;
-        }
-      }
-      Worst w;
-      w.upd(rel_res(H, Hfd), "Kronecker vs finite differences");
-      MM vecE(nv, 1), vecES(nv, 1);
-      const MM ES = ref::ls_hessian_apply(E, K, ki.t);
-      for (std::size_t col = 0; col < nv; ++col) {
-        vecE(col, 0) = E(col % ki.dv, col / ki.dv);
-        vecES(col, 0) = ES(col % ki.dv, col / ki.dv);
-      }
-      w.upd(rel_res(ref::matmul(H, vecE), vecES), "H vec(E) vs vec(E S_t)");
-      where = w.where;
-      return w.r;
-    });
-  }
-  ClaimResult r = combine({{"(i) Newton step from 0 = Eq. (11)", ls.result(cfg, newton_sizes(cfg, tag))},
-                           {"(ii) Hessian = S_t (x) I (right action)", hk.result(cfg, "same instances, P-50")}});
-  r.evidence.extra.emplace_back("largest log10 cond(K_t) (fp64 SVD)", fmt(lc_max, 4));
-  return r;
-}
-
-ClaimResult a001_newton_any_init(const CheckConfig& cfg) {
-  const char* tag = "A001-NEWTON-ANY-INIT";
-  Checker ck("max relative residual: M^(0) - grad L_t(M^(0)) S_t^{-1} vs V^T K_t S_t^{-1}, M^(0) entries 10^a N(0,1)", cfg.digits);
-  int n = 0;
-  for (const NInst& ni : newton_instances(cfg, tag))
-    for (double a : {-3.0, 0.0, 3.0, 99.0}) {
-      const KeyInst& ki = ni.ki;
-      Gauss g(inst_seed(cfg, tag, 0x100u + static_cast<u64>(n++)));
-      const double aa = a == 99.0 ? -3.0 + 6.0 * g.uniform() : a;
-      const DM M0 = gauss_matrix(ki.dv, ki.dk, g, std::pow(10.0, aa));
-      // cancellation in M0 - (M0 S - R) S^{-1}: lose log10(||M0||/||R S^{-1}||) digits besides cond(S) = cond(K)^2
-      const unsigned extra = 2 * ceil_pos(ni.lcK) + ceil_pos(aa + 1) + 5;
-      ck.add(ki.desc + " M0 ~ 10^" + fmt(aa, 3) + " N(0,1)", [&, M0, extra](unsigned d, std::string& where) {
-        MpDigitsScope sc(d + extra);
-        const MM K = to_mp(ki.K), V = to_mp(ki.V);
-        where = "digits " + std::to_string(d + extra);
-        return rel_res(ref::hessian_preconditioned_step(to_mp(M0), K, V, ki.t),
-                       ref::right_solve(ref::gd_cross_moment(K, V, ki.t), ref::gd_key_gram(K, ki.t)));
-      });
-    }
-  return ck.result(cfg, newton_sizes(cfg, tag) + " x M^(0) scales 10^a, a in {-3, 0, 3, U(-3,3)} (+ ceil(a + 1) digits)");
-}
-
-ClaimResult a001_gd_precond_extremes(const CheckConfig& cfg) {
-  const char* tag = "A001-GD-PRECOND-EXTREMES";
-  Checker ci("(i) max relative residual over t: one step from 0 with C = I (R_t C) vs the linear-attention state of (2)", cfg.digits);
-  Checker cs("(ii) max relative residual: one step from 0 with C = S_t^{-1} vs V^T (K_t^+)^T (Eq. 11, SVD; P-scaled)", cfg.digits);
-  int n = 0;
-  for (const Dims& dm : grid(cfg)) {
-    const u64 s = inst_seed(cfg, tag, static_cast<u64>(n++));
-    const KeyInst ki = make_keys(KG::g1, dm.T, dm.dk, dm.dv, s, n % 3);
-    ci.add(ki.desc + " every t in 1..T", [&](unsigned d, std::string& where) {
-      MpDigitsScope sc(d);
-      const MM K = to_mp(ki.K), V = to_mp(ki.V);
-      const MM Q = K;  // queries do not enter the state
-      Worst w;
-      const MM I = ref::eye<mp_t>(dm.dk);
-      for (std::size_t t = 1; t <= dm.T; ++t)
-        w.upd(rel_res(ref::preconditioned_one_step(K, V, t, I), ref::linear_attention(head_rows(Q, t), head_rows(K, t), head_rows(V, t)).state),
-              "t=" + std::to_string(t));
-      where = w.where;
-      return w.r;
-    });
-  }
-  for (const NInst& ni : newton_instances(cfg, tag)) {
-    const KeyInst& ki = ni.ki;
-    const unsigned extra = 2 * ceil_pos(ni.lcK) + 5;
-    cs.add(ki.desc, [&](unsigned d, std::string& where) {
-      MpDigitsScope sc(d + extra);
-      const MM K = to_mp(ki.K), V = to_mp(ki.V);
-      const MM C = ref::solve(ref::gd_key_gram(K, ki.t), ref::eye<mp_t>(ki.dk));
-      where = "digits " + std::to_string(d + extra);
-      return rel_res(ref::preconditioned_one_step(K, V, ki.t, C), ls_pinv_state(K, V));
-    });
-  }
-  ClaimResult r = combine({{"(i) C = I gives linear attention (2)", ci.result(cfg, grid_desc(cfg) + ", every t (incl. t < D_k); " + seed_note(cfg, tag))},
-                           {"(ii) C = S_t^{-1} gives LS (11)", cs.result(cfg, newton_sizes(cfg, tag))}});
-  // descriptive: L_t(R_t C_omega) vs omega on G4 (keys scaled by D_k^-1/2)
-  ClaimFigure fig;
-  fig.id = "precond_family";
-  fig.title = "One preconditioned GD step from 0: loss vs omega";
-  fig.caption = "L_t(R_t C_omega) / L_t(0), C_omega = (omega S_t + (1 - omega) I)^{-1}; omega = 0 is linear attention, omega = 1 least squares. "
-                "G4 equicorrelated keys (D_k = 8, t = 32, keys x D_k^-1/2), D_v = 4.";
-  fig.x_label = "omega";
-  fig.y_label = "L_t(R_t C_omega) / L_t(0)";
-  fig.y_scale = "log";
-  std::string rep;
-  {
-    MpDigitsScope sc(cfg.digits);
-    int k = 0;
-    for (double rho : {0.0, 0.5, 0.9, 0.99}) {
-      Gauss g(inst_seed(cfg, tag, 0xC0u + static_cast<u64>(k++)));
-      const std::size_t dk = 8, dv = 4, t = 32;
-      DM K(t, dk);
-      for (std::size_t i = 0; i < t; ++i) {
-        const double w = g.normal();
-        for (std::size_t j = 0; j < dk; ++j) K(i, j) = (std::sqrt(1 - rho) * g.normal() + std::sqrt(rho) * w) / std::sqrt(static_cast<double>(dk));
-      }
-      const MM Km = to_mp(K), Vm = to_mp(gauss_matrix(t, dv, g));
-      const mp_t L0 = ref::streaming_ls_loss(MM(dv, dk), Km, Vm, t);
-      FigureSeries sr;
-      sr.name = "rho = " + fmt(rho);
-      sr.marker = "o";
-      std::string line = "rho=" + fmt(rho) + ":";
-      for (int o = 0; o <= 10; ++o) {
-        const double om = o / 10.0;
-        const MM M = ref::preconditioned_one_step(Km, Vm, t, ref::precond_interpolated(Km, t, mp_t(om)));
-        const double L = to_d(mp_t(ref::streaming_ls_loss(M, Km, Vm, t) / L0));
-        sr.x.push_back(om);
-        sr.y.push_back(L);
-        if (o % 5 == 0) line += " L(" + fmt(om) + ")/L(0)=" + fmt(L, 4);
-      }
-      fig.series.push_back(sr);
-      rep += (rep.empty() ? "" : "; ") + line;
-    }
-  }
-  r.evidence.extra.emplace_back("(descriptive) L_t(R_t C_omega)/L_t(0) on G4, D_k=8, t=32, keys x D_k^-1/2", rep);
-  r.evidence.figures.push_back(fig);
-  return r;
 }
 
 // =============================================================================================
@@ -1123,9 +734,6 @@ void register_a001_full_batch_gd(Ledger& l) {
   add("A001-FULLBATCH-GD", "Full-batch GD at fixed t: the four printed lines (20)-(23) agree", identity, false, a001_fullbatch_gd);
   add("A001-FULLBATCH-GD-CONVERGENCE", "I-step GD converges to the (min-norm) LS solution at rate max|1 - beta lambda| [derived]", inequality, false,
       a001_fullbatch_gd_convergence);
-  add("A001-NEWTON-PRECONDITIONED", "Hessian-preconditioned step from the origin gives LS (Eq. 25)", identity, false, a001_newton_preconditioned);
-  add("A001-NEWTON-ANY-INIT", "The same step from an arbitrary initialisation gives Eq. (11)", identity, false, a001_newton_any_init);
-  add("A001-GD-PRECOND-EXTREMES", "Preconditioners I and S_t^{-1} give linear attention and LS", identity, false, a001_gd_precond_extremes);
   add("A001-F07-FULLBATCH-GD-CLOSED", "Closed form of I-step full-batch GD = the iteration [derived]", identity, true, a001_f07_fullbatch_gd_closed);
   add("A001-EQ07-ISTEP-GD", "Row: I-step full-batch GD", identity, false, a001_eq07_istep_gd);
 }

@@ -9,6 +9,7 @@
 // threshold stays the P-50 one. The numerical rank of the exponential kernel matrix is taken at P-exp digits.
 // A failing instance is re-evaluated at doubled digits before it is recorded. Instances come from
 // claim_support's Box-Muller Gauss stream seeded by mix(tag_seed(cfg.seed, ID), n), smallest sizes first.
+// The seed and digit helpers are shared with full_batch_gd.cpp (support/regression_bound_claims.hpp).
 // Spec IDs: A001-KERNEL-REGRESSION, A001-F11-KERNEL-INCREMENTAL, A001-EQ14-KERNEL, A001-NONPARAMETRIC-MEMORY-GROWTH.
 #include "recall/proofs/claims.hpp"
 #include "recall/proofs/ledger.hpp"
@@ -19,7 +20,9 @@
 #include "recall/reference/linear_attention.hpp"
 #include "recall/reference/regression_rules.hpp"
 #include "recall/reference/svd.hpp"
+#include "adversarial_search.hpp"
 #include "claim_support.hpp"
+#include "regression_bound_claims.hpp"
 
 #include <algorithm>
 #include <array>
@@ -35,21 +38,10 @@ namespace recall {
 namespace {
 
 using namespace claim_support;
+using namespace claim_support::regression;  // inst_seed, seed_note, sz, pow10, ceil_pos
 using ref::Matrix;
 using ref::Vector;
-using u64 = std::uint64_t;
 using VM = Vector<mp_t>;
-
-u64 inst_seed(const CheckConfig& cfg, const char* tag, u64 n) { return mix(tag_seed(cfg.seed, tag), n); }
-std::string seed_note(const CheckConfig& cfg, const char* tag) {
-  return "instance seeds mix(tag_seed(" + std::to_string(cfg.seed) + ", \"" + tag + "\"), n), Box-Muller on std::mt19937_64";
-}
-std::string sz(std::size_t dk, std::size_t dv, std::size_t T) {
-  return "D_k=" + std::to_string(dk) + " D_v=" + std::to_string(dv) + " T=" + std::to_string(T);
-}
-mp_t pow10(int k) { return boost::multiprecision::pow(mp_t(10), k); }
-unsigned ceil_pos(double x) { return x > 0 ? static_cast<unsigned>(std::ceil(x)) : 0u; }
-MV row_mp(const MM& X, std::size_t i) { return MV(X.row(i), X.row(i) + X.cols); }
 
 // ---------------------------------------------------------------------------------------------
 // instances: kernels x sizes x key sets (distinct G1 keys; G3 near-duplicates at 10^-k)
@@ -171,7 +163,7 @@ ClaimResult a001_kernel_regression(const CheckConfig& cfg) {
       Worst w;
       for (std::size_t t = 1; t <= in.T; ++t)
         for (std::size_t j = 0; j < t; ++j)
-          w.upd(vecrel(ref::kernel_regression_predict(in.kern, K, V, t, K.row(j)), row_mp(V, j)), "t=" + std::to_string(t) + " j=" + std::to_string(j + 1));
+          w.upd(vecrel(ref::kernel_regression_predict(in.kern, K, V, t, K.row(j)), row_vec(V, j)), "t=" + std::to_string(t) + " j=" + std::to_string(j + 1));
       where = w.where;
       return w.r;
     });
@@ -344,17 +336,7 @@ ClaimResult a001_eq14_kernel(const CheckConfig& cfg, const Ledger* lp) {
   Parts parts;
   parts.emplace_back("component A001-KERNEL-REGRESSION", a001_kernel_regression(cfg));
   parts.emplace_back("component A001-F11-KERNEL-INCREMENTAL", a001_f11_kernel_incremental(cfg));
-  const Claim* c = lp ? lp->find("A001-FEATURE-LS") : nullptr;
-  if (c) {
-    parts.emplace_back("component A001-FEATURE-LS", run_claim(*c, cfg).result);
-  } else {
-    ClaimResult r;
-    r.verdict = Verdict::inconclusive;
-    r.reason = "component A001-FEATURE-LS is not registered in this ledger";
-    r.evidence.statistic = "component verdict";
-    r.evidence.sizes = "not run";
-    parts.emplace_back("component A001-FEATURE-LS", r);
-  }
+  parts.emplace_back("component A001-FEATURE-LS", run_component(lp, "A001-FEATURE-LS", cfg));  // least_squares.cpp
   return combine(parts);
 }
 

@@ -87,14 +87,28 @@ void register_all_sections(Ledger& l) {
   register_a001_qknorm(l);
   register_a004_softmax_attention(l);
   register_a001_regression_framework(l);
+  register_a001_ttr_perfect_recall(l);
   register_a001_least_squares(l);
+  register_a001_linattn_as_regression(l);
+  register_a001_feature_least_squares(l);
+  register_a001_weighted_ls_weights(l);
   register_a001_weighted_least_squares(l);
+  register_a001_wls_underdetermined(l);
+  register_a001_gated_linattn_as_wls(l);
   register_a001_norm_bound(l);
+  register_a001_appendix_a_steps(l);
   register_a001_full_batch_gd(l);
+  register_a001_newton_step(l);
   register_a001_kernel_regression(l);
   register_a001_local_linear_attention(l);
-  register_a001_mqar(l);
+  register_a001_local_linear_singular(l);
+  register_a001_local_linear_fast_forms(l);
+  register_a001_short_conv_mqar(l);
+  register_a001_mqar_ls_variant(l);
+  register_a001_mqar_capacity(l);
+  register_a001_mqar_orthogonality(l);
   register_a001_online_regression_experiment(l);
+  register_a001_online_regression_claims(l);
   register_a000_listing2_training(l);
 }
 

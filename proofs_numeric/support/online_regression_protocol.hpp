@@ -2,8 +2,10 @@
 // A001-EXP-ONLINE-REGRESSION, in fp64: the key stream, the layers (written here from their definitions, no
 // learnable parameters) and their per-step losses ||v_{t+1} - m_t(k_{t+1})||^2; the paired bootstrap used by
 // the claims A001-EXP-LA-WORST, -RLS-NO-ADAPT, -NONPARAM-ADAPT, -P1-BEATS-P0; the derived noise-free
-// switch of A001-EXP-RLS-NO-ADAPT (iv). Used by proofs_numeric/a001_test_time_regression/
-// online_regression_experiment.cpp and properties/tests/test_online_regression_protocol.cpp. Not a public header.
+// switch of A001-EXP-RLS-NO-ADAPT (iv); the experiment's configurations, the per-process cache of the per-seed
+// runs, window means and banded mean curves. Used by proofs_numeric/a001_test_time_regression/
+// online_regression_experiment.cpp, online_regression_claims.cpp and
+// properties/tests/test_online_regression_protocol.cpp. Not a public header.
 //
 // Every choice the paper leaves open is a named parameter whose default is the spec's (bold in the item):
 // Sigma equicorrelated rho = 0.5 (alternative LKJ(eta = 1)); k_1 from the stationary law of the first regime
@@ -39,6 +41,7 @@
 #include <Eigen/Dense>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -751,6 +754,144 @@ SwitchCurves controlled_switch(int dk, int T, double rho, const std::vector<doub
     }
   }
   return sc;
+}
+
+// ---------------------------------------------------------------------------------------------
+// the experiment's configurations and layers (spec defaults), the per-process cache of per-seed runs,
+// window means and mean curves with bootstrap bands (shared by online_regression_experiment.cpp and
+// online_regression_claims.cpp; each translation unit holds its own cache)
+// ---------------------------------------------------------------------------------------------
+constexpr const char* kTag = "A001-EXP-ONLINE-REGRESSION";
+
+struct ExpConfig {
+  std::string name;
+  StreamParams data;
+  Similarity sim;                      // softmax (p = 0) and p = 1
+  Singular singular = Singular::pinv;  // p = 1
+  double ridge_rel = 1e-8;             // p = 1 RIDGE
+  double ls_mu = 0;                    // RLS: 0 = min-norm (Eq. 11), > 0 ridge start
+};
+ExpConfig default_config() {
+  ExpConfig c;
+  c.name = "defaults (rho=0.5 equicorrelated, k_1 stationary, s_dot tau=sqrt(D_k), p=1 PINV, LS min-norm)";
+  return c;
+}
+
+struct Sizes {
+  int seeds, grid_seeds, boot, band_boot;
+};
+Sizes sizes(const CheckConfig& cfg) { return cfg.quick ? Sizes{12, 6, 1000, 200} : Sizes{200, 50, 2000, 400}; }
+std::string seeds_note(const CheckConfig& cfg) {
+  const Sizes z = sizes(cfg);
+  return std::to_string(z.seeds) + " seeds at the defaults" + (cfg.quick ? " (quick mode: fewer than the 200 of R-MC)" : "") + ", " +
+         std::to_string(z.grid_seeds) + " per sweep configuration" + (cfg.quick ? " (quick mode, reduced grid)" : "") + "; " +
+         std::to_string(z.boot) + " paired bootstrap resamples";
+}
+
+// the layers of the paper's Fig. 2 (indices into paper_layers) and the derived controls
+enum PaperLayer { kNaive = 0, kLaLn, kLaRms, kLaL2, kRls, kSoftmax, kP1, kNumPaper };
+const char* const kPaperName[kNumPaper] = {"naive", "LA-LN", "LA-RMS", "LA-L2", "RLS", "softmax (p=0)", "p=1"};
+std::vector<LayerSpec> paper_layers(const ExpConfig& c) {
+  return {naive_layer(),
+          la_layer(ref::OutputNorm::layer_norm),
+          la_layer(ref::OutputNorm::rms_norm),
+          la_layer(ref::OutputNorm::l2),
+          ls_layer(c.ls_mu),
+          softmax_layer(c.sim),
+          p1_layer(c.sim, c.singular, c.ridge_rel)};
+}
+const double kGammas[3] = {0.9, 0.97, 0.99};
+std::vector<LayerSpec> control_layers() { return {wls_layer(kGammas[0]), wls_layer(kGammas[1]), wls_layer(kGammas[2]), oracle_layer()}; }
+const char* const kControlName[4] = {"WRLS gamma=0.9 [derived]", "WRLS gamma=0.97 [derived]", "WRLS gamma=0.99 [derived]", "oracle LS post-switch [derived]"};
+
+u64 stream_seed(u64 base, int s) { return mix(tag_seed(base, kTag), static_cast<u64>(s)); }
+
+struct RunCache {
+  std::mutex mu;
+  std::map<std::string, std::vector<LayerRun>> runs;  // key: cfg.seed | data | layer
+};
+RunCache& run_cache() {
+  static RunCache c;
+  return c;
+}
+// runs[layer][seed] for seeds 0..n-1 (computed on first use; the outputs Y are not kept)
+std::vector<std::vector<LayerRun>> get_runs(u64 base, const StreamParams& data, const std::vector<LayerSpec>& layers, int n) {
+  RunCache& c = run_cache();
+  std::lock_guard<std::mutex> lock(c.mu);
+  std::vector<std::string> keys;
+  for (const LayerSpec& L : layers) keys.push_back(std::to_string(base) + "|" + data.key() + "|" + L.key());
+  for (int s = 0; s < n; ++s) {
+    bool need = false;
+    for (const std::string& k : keys) need = need || static_cast<int>(c.runs[k].size()) <= s;
+    if (!need) continue;
+    const Stream st = make_stream(data, stream_seed(base, s));
+    for (std::size_t l = 0; l < layers.size(); ++l) {
+      auto& v = c.runs[keys[l]];
+      if (static_cast<int>(v.size()) == s) v.push_back(run_layer(layers[l], st, data));
+    }
+  }
+  std::vector<std::vector<LayerRun>> out;
+  for (const std::string& k : keys) {
+    const auto& v = c.runs[k];
+    out.emplace_back(v.begin(), v.begin() + n);
+  }
+  return out;
+}
+
+// per-seed window means wm[layer][window][seed] (windows W1, W2, W3, all)
+using WinMeans = std::vector<std::array<std::vector<double>, 4>>;
+WinMeans window_means(const std::vector<std::vector<LayerRun>>& runs, int T) {
+  const auto W = windows(T);
+  WinMeans wm(runs.size());
+  for (std::size_t l = 0; l < runs.size(); ++l)
+    for (int w = 0; w < 4; ++w)
+      for (const LayerRun& r : runs[l]) wm[l][static_cast<std::size_t>(w)].push_back(window_mean(r.loss, W[static_cast<std::size_t>(w)]));
+  return wm;
+}
+
+// Pointwise 95% bootstrap band of the mean curve over seeds.
+struct Band {
+  std::vector<double> mean, lo, hi;
+};
+Band mean_band(const std::vector<LayerRun>& runs, bool premass, int T, int B, u64 seed) {
+  const int n = static_cast<int>(runs.size());
+  Bootstrap bs(n, B, seed);
+  Band b;
+  for (int t = 1; t <= T; ++t) {
+    std::vector<double> x;
+    for (const LayerRun& r : runs) x.push_back(premass ? r.premass[static_cast<std::size_t>(t - 1)] : r.loss[static_cast<std::size_t>(t - 1)]);
+    if (std::isnan(x[0])) {
+      b.mean.push_back(NAN);
+      b.lo.push_back(NAN);
+      b.hi.push_back(NAN);
+      continue;
+    }
+    const Ci c = bs.mean(x);
+    b.mean.push_back(c.mean);
+    b.lo.push_back(c.lo);
+    b.hi.push_back(c.hi);
+  }
+  return b;
+}
+void add_band_series(ClaimFigure& f, const std::string& name, const Band& b, int from_t) {
+  FigureSeries m, lo, hi;
+  m.name = name;
+  lo.name = name + " (95% band, low)";
+  hi.name = name + " (95% band, high)";
+  lo.style = hi.style = "dashed";
+  m.group = lo.group = hi.group = name;
+  for (std::size_t i = static_cast<std::size_t>(from_t - 1); i < b.mean.size(); ++i) {
+    const double t = static_cast<double>(i + 1);
+    m.x.push_back(t);
+    lo.x.push_back(t);
+    hi.x.push_back(t);
+    m.y.push_back(b.mean[i]);
+    lo.y.push_back(b.lo[i]);
+    hi.y.push_back(b.hi[i]);
+  }
+  f.series.push_back(m);
+  f.series.push_back(lo);
+  f.series.push_back(hi);
 }
 
 #if defined(__GNUC__)

@@ -29,31 +29,8 @@ void validate_ls(const TensorMap& in, const std::string& op, bool gated) {
       throw std::invalid_argument(op + ": unknown input '" + name + "'");
 }
 
-// Working digits the MP oracle of the gated op adds (spec C7 P-exp / P-adaptive): the weights
-// gamma_i^(t) = exp(sum of log gates) of the keys since the last zero gate span e^-spread, and S^G_t's
-// condition grows like e^spread (gates of 1e-300 stack to 1e-900 within three tokens): ceil(spread / ln 10)
-// digits more, so that the tiny-weight keys are resolved rather than lost in rounding.
-unsigned weight_spread_digits(const TensorMap& in, const std::string& op) {
-  const Tensor& g = get(in, "log_gate", op);
-  const std::int64_t T = g.shape[2];
-  double worst = 0;
-  for (std::int64_t bh = 0; bh < g.shape[0] * g.shape[1]; ++bh) {
-    double seg = 0;  // sum of log gates over (last zero gate, t]
-    for (std::int64_t t = 0; t < T; ++t) {
-      const double x = g.data[bh * T + t];
-      seg = std::isinf(x) ? 0.0 : seg + x;
-      worst = std::max(worst, -seg);
-    }
-  }
-  return static_cast<unsigned>(std::ceil(worst / std::log(10.0)));
-}
-
 template <class S, class Out> std::map<std::string, Out> eval_ls(const TensorMap& in, const std::string& op, bool gated) {
   const Dims d = dims_of(in, op);
-  std::optional<MpDigitsScope> more;
-  if constexpr (std::is_same_v<S, mp_t>)
-    if (gated)
-      if (const unsigned extra = weight_spread_digits(in, op); extra > 0) more.emplace(mp_digits() + extra);
   std::map<std::string, Out> out;
   out["o"] = make_out<Out>({d.B, d.H, d.T, d.dv});
   out["s_final"] = make_out<Out>({d.B, d.H, d.dv, d.dk});

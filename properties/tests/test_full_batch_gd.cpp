@@ -5,6 +5,7 @@
 #include "recall/reference/full_batch_gd.hpp"
 #include "recall/reference/linear_attention.hpp"
 #include "recall/reference/svd.hpp"
+#include "mp_test_support.hpp"
 
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
@@ -20,28 +21,8 @@ namespace {
 
 using ref::Matrix;
 using ref::Vector;
+using namespace test_support;
 
-template <class F> std::string error_of(F f) {
-  try {
-    f();
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "";
-}
-Matrix<double> gauss(std::mt19937_64& g, std::size_t r, std::size_t c, double scale = 1.0) {
-  std::normal_distribution<double> N(0.0, 1.0);
-  Matrix<double> m(r, c);
-  for (double& x : m.a) x = scale * N(g);
-  return m;
-}
-template <class S> double rel(const Matrix<S>& A, const Matrix<S>& B) {
-  const S d = ref::frob_diff(A, B);
-  S den(1);
-  if (ref::frob(A) > den) den = ref::frob(A);
-  if (ref::frob(B) > den) den = ref::frob(B);
-  return static_cast<double>(d / den);
-}
 double lambda_max(const Matrix<double>& S) {
   return ref::svd(S).sigma[0];
 }
@@ -165,7 +146,7 @@ TEST(FullBatchGdReference, ClosedFormsEqualTheIterationMp) {
 TEST(FullBatchGdReference, OneStepReadingsAndNewton) {
   MpDigitsScope sc(40);
   std::mt19937_64 g(9);
-  const auto K = ref::cast<mp_t>(gauss(g, 7, 3)), V = ref::cast<mp_t>(gauss(g, 7, 2));
+  const auto K = gauss<mp_t>(g, 7, 3), V = gauss<mp_t>(g, 7, 2);
   for (std::size_t t = 1; t <= 7; ++t) {
     const auto la = ref::linear_attention(K, K, V);
     const auto m1 = ref::fullbatch_gd(K, V, t, Vector<mp_t>{mp_t(1)}, ref::GdLine::eq21);
@@ -178,11 +159,11 @@ TEST(FullBatchGdReference, OneStepReadingsAndNewton) {
   const std::size_t t = 7;
   const auto S = ref::gd_key_gram(K, t), R = ref::gd_cross_moment(K, V, t);
   const auto target = ref::right_solve(R, S);
-  const auto M0 = ref::cast<mp_t>(gauss(g, 2, 3, 100.0));
+  const auto M0 = gauss<mp_t>(g, 2, 3, 100.0);
   EXPECT_LT(rel(ref::hessian_preconditioned_step(M0, K, V, t), target), 1e-33);
   EXPECT_LT(rel(ref::preconditioned_one_step(K, V, t, ref::solve(S, ref::eye<mp_t>(3))), target), 1e-35);
   EXPECT_LT(rel(ref::preconditioned_one_step(K, V, t, ref::precond_interpolated(K, t, mp_t(1))), target), 1e-35);
-  const auto E = ref::cast<mp_t>(gauss(g, 2, 3));
+  const auto E = gauss<mp_t>(g, 2, 3);
   const auto H = ref::ls_hessian_kron(K, t, 2);
   const auto ES = ref::ls_hessian_apply(E, K, t);
   Matrix<mp_t> vE(6, 1), vES(6, 1);

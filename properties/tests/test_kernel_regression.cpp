@@ -4,6 +4,7 @@
 // invariants at small sizes (double with RapidCheck shrinking, plus MP cases at 60 digits).
 #include "recall/reference/kernel_regression.hpp"
 #include "recall/reference/svd.hpp"
+#include "mp_test_support.hpp"
 
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
@@ -19,35 +20,8 @@ namespace {
 
 using ref::Matrix;
 using ref::Vector;
+using namespace test_support;
 
-template <class F> std::string error_of(F f) {
-  try {
-    f();
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "";
-}
-Matrix<double> gauss(std::mt19937_64& g, std::size_t r, std::size_t c) {
-  std::normal_distribution<double> N(0.0, 1.0);
-  Matrix<double> m(r, c);
-  for (double& x : m.a) x = N(g);
-  return m;
-}
-template <class S> double relv(const Vector<S>& a, const Vector<S>& b) {
-  S d(0), na(0), nb(0);
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    d += (a[i] - b[i]) * (a[i] - b[i]);
-    na += a[i] * a[i];
-    nb += b[i] * b[i];
-  }
-  using std::sqrt;
-  using boost::multiprecision::sqrt;
-  S den(1);
-  if (sqrt(na) > den) den = sqrt(na);
-  if (sqrt(nb) > den) den = sqrt(nb);
-  return static_cast<double>(sqrt(d) / den);
-}
 ref::Kernel kern(ref::KernelKind k, double scale = 0, int p = 2) {
   ref::Kernel x;
   x.kind = k;
@@ -122,7 +96,7 @@ TEST(KernelRegressionReference, InterpolationIncrementalAndRidgeMp) {
     const ref::Kernel k = which == 0 ? kern(ref::KernelKind::exponential) : which == 1 ? kern(ref::KernelKind::gaussian, 1.0)
                                                                                       : kern(ref::KernelKind::polynomial, 0, 2);
     const std::size_t T = which == 2 ? 6 : 5;  // polynomial: t <= D_phi = 6 at d = 2
-    const auto K = ref::cast<mp_t>(gauss(g, T, 2)), V = ref::cast<mp_t>(gauss(g, T, 2)), Q = ref::cast<mp_t>(gauss(g, 2, 2));
+    const auto K = gauss<mp_t>(g, T, 2), V = gauss<mp_t>(g, T, 2), Q = gauss<mp_t>(g, 2, 2);
     ref::IncrementalKernelRegression<mp_t> inc(k, 2, 2);
     for (std::size_t t = 1; t <= T; ++t) {
       inc.add(K.row(t - 1), V.row(t - 1));
@@ -140,7 +114,7 @@ TEST(KernelRegressionReference, InterpolationIncrementalAndRidgeMp) {
 TEST(KernelRegressionReference, PolynomialKernelIsFeatureSpaceLeastSquares) {
   MpDigitsScope sc(60);
   std::mt19937_64 g(8);
-  const auto K = ref::cast<mp_t>(gauss(g, 7, 3)), V = ref::cast<mp_t>(gauss(g, 7, 1)), q = ref::cast<mp_t>(gauss(g, 1, 3));
+  const auto K = gauss<mp_t>(g, 7, 3), V = gauss<mp_t>(g, 7, 1), q = gauss<mp_t>(g, 1, 3);
   const ref::Kernel k = kern(ref::KernelKind::polynomial, 0, 2);  // D_phi = 10
   const auto Phi = ref::polynomial_feature_rows(K, 7, 2);
   const auto M = ref::matmul(ref::transpose(V), ref::transpose(ref::pinv(Phi)));

@@ -2,6 +2,7 @@
 // F05 prefix scans + solves, heads and masks): bad input raises std::invalid_argument naming the input,
 // small exact cases, and invariants at small sizes (double, plus one MP case) with RapidCheck shrinking.
 #include "recall/reference/least_squares.hpp"
+#include "mp_test_support.hpp"
 
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
@@ -16,34 +17,8 @@ namespace {
 
 using ref::Matrix;
 using ref::Vector;
+using namespace test_support;
 
-template <class F> std::string error_of(F f) {
-  try {
-    f();
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "";
-}
-
-Matrix<double> gauss(std::mt19937_64& g, std::size_t r, std::size_t c) {
-  std::normal_distribution<double> N(0.0, 1.0);
-  Matrix<double> m(r, c);
-  for (double& x : m.a) x = N(g);
-  return m;
-}
-double rel(const Matrix<double>& A, const Matrix<double>& B) {
-  return ref::frob_diff(A, B) / std::max({1.0, ref::frob(A), ref::frob(B)});
-}
-double relv(const Vector<double>& a, const Vector<double>& b) {
-  double d = 0, na = 0, nb = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    d += (a[i] - b[i]) * (a[i] - b[i]);
-    na += a[i] * a[i];
-    nb += b[i] * b[i];
-  }
-  return std::sqrt(d) / std::max({1.0, std::sqrt(na), std::sqrt(nb)});
-}
 Matrix<double> head(const Matrix<double>& X, std::size_t t) {
   Matrix<double> out(t, X.cols);
   for (std::size_t i = 0; i < t * X.cols; ++i) out.a[i] = X.a[i];

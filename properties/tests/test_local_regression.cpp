@@ -4,6 +4,7 @@
 // p = 0, polynomial reproduction, the monomial basis), the cost-harness phases, and bad input.
 #include "recall/reference/counting.hpp"
 #include "recall/reference/local_regression.hpp"
+#include "mp_test_support.hpp"
 
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
@@ -18,13 +19,8 @@ namespace {
 
 using ref::Matrix;
 using ref::Vector;
+using namespace test_support;
 
-Matrix<double> gauss(std::mt19937_64& g, std::size_t r, std::size_t c, double scale = 1.0) {
-  std::normal_distribution<double> N(0.0, 1.0);
-  Matrix<double> m(r, c);
-  for (double& x : m.a) x = scale * N(g);
-  return m;
-}
 template <class S> double vdiff(const Vector<S>& a, const Vector<S>& b) {
   double d = 0, n = 1;
   for (std::size_t i = 0; i < a.size(); ++i) {
@@ -83,7 +79,7 @@ TEST(LocalLinear, FormsAgreeInMpIncludingSingularPrefixes) {
   MpDigitsScope sc(50);
   std::mt19937_64 g(7);
   const std::size_t T = 9, dk = 3, dv = 2;
-  const Matrix<mp_t> Q = ref::cast<mp_t>(gauss(g, T, dk)), K = ref::cast<mp_t>(gauss(g, T, dk)), V = ref::cast<mp_t>(gauss(g, T, dv));
+  const Matrix<mp_t> Q = gauss<mp_t>(g, T, dk), K = gauss<mp_t>(g, T, dk), V = gauss<mp_t>(g, T, dv);
   for (int simk = 0; simk < 3; ++simk) {
     const ref::Similarity sim = pick_sim(simk, dk);
     for (std::size_t t = 1; t <= T; ++t) {
@@ -107,7 +103,7 @@ TEST(LocalLinear, FormsAgreeInMpIncludingSingularPrefixes) {
 TEST(LocalLinear, ThetaInvariantToWeightScale) {
   MpDigitsScope sc(50);
   std::mt19937_64 g(11);
-  const Matrix<mp_t> K = ref::cast<mp_t>(gauss(g, 8, 2)), V = ref::cast<mp_t>(gauss(g, 8, 2)), Q = ref::cast<mp_t>(gauss(g, 8, 2));
+  const Matrix<mp_t> K = gauss<mp_t>(g, 8, 2), V = gauss<mp_t>(g, 8, 2), Q = gauss<mp_t>(g, 8, 2);
   const auto w = ref::local_weights(ref::sim_dot_exp(), K, 8, Q.row(7));
   mp_t mx(0);
   for (const mp_t& x : w) mx = x > mx ? x : mx;
@@ -194,7 +190,7 @@ TEST(LocalPoly, GeneralP) {
   MpDigitsScope sc(50);
   std::mt19937_64 g(5);
   const std::size_t t = 14, dk = 2;
-  const Matrix<mp_t> K = ref::cast<mp_t>(gauss(g, t, dk)), Vr = ref::cast<mp_t>(gauss(g, t, 1)), q = ref::cast<mp_t>(gauss(g, 1, dk));
+  const Matrix<mp_t> K = gauss<mp_t>(g, t, dk), Vr = gauss<mp_t>(g, t, 1), q = gauss<mp_t>(g, 1, dk);
   const auto w = ref::local_weights(ref::sim_gauss(2.0), K, t, q.row(0));
   EXPECT_LT(vdiff(ref::local_poly_fit_weights(K, Vr, t, q.row(0), w, 0, ref::throw_policy()).output, ref::nw_minimizer(w, Vr)), 1e-45);
   // P(k) = 1 - 2 k1 + k1 k2 + 0.5 k2^2 - k1^3 (degree 3, 10 monomials <= 14 points)

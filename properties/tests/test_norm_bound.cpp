@@ -3,6 +3,7 @@
 // the chain's lines are ordered, the eigen-solver, power iteration and spectral norms agree with their definitions
 // (and with Eigen in double), bad input is an error naming the input.
 #include "recall/reference/norm_bound.hpp"
+#include "mp_test_support.hpp"
 
 #include <Eigen/Dense>
 #include <gtest/gtest.h>
@@ -19,27 +20,8 @@ namespace {
 
 using ref::Matrix;
 using ref::Vector;
+using namespace test_support;
 
-template <class F> std::string error_of(F f) {
-  try {
-    f();
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "";
-}
-Matrix<double> gaussian(std::mt19937_64& g, std::size_t r, std::size_t c) {
-  std::normal_distribution<double> N(0.0, 1.0);
-  Matrix<double> M(r, c);
-  for (double& x : M.a) x = N(g);
-  return M;
-}
-Vector<double> gaussian_vec(std::mt19937_64& g, std::size_t n) {
-  std::normal_distribution<double> N(0.0, 1.0);
-  Vector<double> v(n);
-  for (double& x : v) x = N(g);
-  return v;
-}
 Eigen::MatrixXd to_eigen(const Matrix<double>& M) {
   Eigen::MatrixXd E(M.rows, M.cols);
   for (std::size_t i = 0; i < M.rows; ++i)
@@ -81,7 +63,7 @@ TEST(A001NormBoundReference, JacobiEigenvaluesMatchExactCasesAndEigen) {
   EXPECT_NEAR(ev[1], 3.0, 1e-15);
   std::mt19937_64 g(7);
   for (std::size_t n : {1u, 3u, 6u}) {
-    const Matrix<double> B = gaussian(g, n + 2, n);
+    const Matrix<double> B = gauss(g, n + 2, n);
     const Matrix<double> S = ref::norm_bound_key_gram(B);
     const auto mine = ref::symmetric_eigenvalues(S);
     Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(to_eigen(S));
@@ -108,7 +90,7 @@ TEST(A001NormBoundReference, JacobiEigenvaluesMatchExactCasesAndEigen) {
 TEST(A001NormBoundReference, PowerIterationSupIsTheSpectralNorm) {
   std::mt19937_64 g(11);
   for (int rep = 0; rep < 5; ++rep) {
-    const Matrix<double> A = gaussian(g, 1 + rep % 3, 2 + rep);
+    const Matrix<double> A = gauss(g, 1 + rep % 3, 2 + rep);
     const auto p = ref::power_iteration_sup(A);
     EXPECT_TRUE(p.converged);
     EXPECT_LT(rel(p.sup, ref::spectral_norm(A)), 1e-13);
@@ -134,7 +116,7 @@ TEST(A001NormBoundReference, RankOneSumAndTriangleInequality) {
   std::mt19937_64 g(5);
   MpDigitsScope sc(50);
   for (int rep = 0; rep < 4; ++rep) {
-    const Matrix<mp_t> K = ref::cast<mp_t>(gaussian(g, 3 + rep, 2)), V = ref::cast<mp_t>(gaussian(g, 3 + rep, 1 + rep % 2));
+    const Matrix<mp_t> K = gauss<mp_t>(g, 3 + rep, 2), V = gauss<mp_t>(g, 3 + rep, 1 + rep % 2);
     const Matrix<mp_t> L = ref::cross_moment_product(K, V), R = ref::rank_one_sum(K, V);
     EXPECT_LT(static_cast<double>(ref::frob_diff(L, R) / ref::frob(L)), 1e-45);
     EXPECT_LE(ref::spectral_norm(R), ref::sum_norm_products(K, V) * (mp_t(1) + mp_t(1e-40)));
@@ -151,8 +133,8 @@ TEST(A001NormBoundReference, BoundHoldsAndIsAttained) {
   std::mt19937_64 g(3);
   for (int rep = 0; rep < 20; ++rep) {
     const std::size_t dk = 1 + rep % 4, t = dk + rep % 3;
-    const Matrix<double> K = gaussian(g, t, dk), V = gaussian(g, t, 2);
-    const Vector<double> q = gaussian_vec(g, dk);
+    const Matrix<double> K = gauss(g, t, dk), V = gauss(g, t, 2);
+    const Vector<double> q = gauss_vec(g, dk);
     const Matrix<double> A = ref::ls_readout_operator(K, V), Ap = ref::ls_readout_operator_pinv(K, V);
     EXPECT_LT(ref::frob_diff(A, Ap) / ref::frob(A), 1e-10);
     const double ny = ref::euclidean_norm(ref::ls_output(K, V, q));
@@ -182,8 +164,8 @@ TEST(A001NormBoundReference, ChainLinesAreOrdered) {
   MpDigitsScope sc(60);
   for (int rep = 0; rep < 3; ++rep) {
     const std::size_t dk = 2 + rep, t = 2 * dk;
-    const Matrix<mp_t> K = ref::cast<mp_t>(gaussian(g, t, dk)), V = ref::cast<mp_t>(gaussian(g, t, 2));
-    const Vector<mp_t> q = ref::cast<mp_t>(gaussian_vec(g, dk));
+    const Matrix<mp_t> K = gauss<mp_t>(g, t, dk), V = gauss<mp_t>(g, t, 2);
+    const Vector<mp_t> q = gauss_vec<mp_t>(g, dk);
     const auto c = ref::norm_bound_chain(K, V, q);
     const mp_t tol(1e-45);
     auto eq = [&](int a, int b) { return abs(mp_t(c.line[a] - c.line[b])) <= tol * c.line[b]; };
@@ -209,8 +191,8 @@ RC_GTEST_PROP(A001NormBoundReference, BoundHoldsOnRandomDoubleInstances, ()) {
   const auto dv = static_cast<std::size_t>(*rc::gen::inRange(1, 4));
   const auto t = dk + static_cast<std::size_t>(*rc::gen::inRange(0, 6));
   std::mt19937_64 g(*rc::gen::arbitrary<std::uint64_t>());
-  const Matrix<double> K = gaussian(g, t, dk), V = gaussian(g, t, dv);
-  const Vector<double> q = gaussian_vec(g, dk);
+  const Matrix<double> K = gauss(g, t, dk), V = gauss(g, t, dv);
+  const Vector<double> q = gauss_vec(g, dk);
   const Vector<double> s = ref::singular_values(K);
   RC_PRE(s.back() > 1e-3 * s.front());
   const double ny = ref::euclidean_norm(ref::ls_output(K, V, q));

@@ -6,6 +6,7 @@
 #include "../../proofs_numeric/support/online_regression_protocol.hpp"
 #include "recall/reference/linear_attention.hpp"
 #include "recall/reference/svd.hpp"
+#include "mp_test_support.hpp"
 
 #include <gtest/gtest.h>
 
@@ -18,15 +19,7 @@ namespace recall {
 namespace {
 
 using namespace claim_support::online_regression;
-
-template <class F> std::string error_of(F f) {
-  try {
-    f();
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "";
-}
+using namespace test_support;
 
 StreamParams small(int dk = 4, int T = 24) {
   StreamParams p;

@@ -5,6 +5,7 @@
 // (A001-MQAR-LENGTH-INDEPENDENCE), coherence and the Welch bound (A001-MQAR-ORTHOGONALITY-LIMIT); bad input
 // raises std::invalid_argument naming the input.
 #include "recall/reference/short_conv_mqar.hpp"
+#include "mp_test_support.hpp"
 
 #include <boost/multiprecision/gmp.hpp>
 #include <gtest/gtest.h>
@@ -22,22 +23,9 @@ namespace {
 
 using ref::Matrix;
 using ref::Vector;
+using namespace test_support;
 using Q = boost::multiprecision::mpq_rational;
 
-template <class F> std::string error_of(F f) {
-  try {
-    f();
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "";
-}
-Matrix<double> gauss(std::mt19937_64& g, std::size_t r, std::size_t c) {
-  std::normal_distribution<double> N(0.0, 1.0);
-  Matrix<double> m(r, c);
-  for (double& x : m.a) x = N(g);
-  return m;
-}
 double max_abs_diff(const Matrix<double>& a, const Matrix<double>& b) {
   double m = 0;
   for (std::size_t i = 0; i < a.a.size(); ++i) m = std::max(m, std::fabs(a.a[i] - b.a[i]));
@@ -212,11 +200,31 @@ TEST(MqarReference, LeastSquaresReturnsTheResponseWithIndependentKeys) {
       EXPECT_EQ(rank, distinct);
       for (std::size_t j = 0; j < y.size(); ++j) EXPECT_NEAR(y[j], E(j, P + c.query), 1e-10) << "P=" << P << " T=" << T;
       EXPECT_EQ(ref::mqar_decode(E, y, P), c.query);
+      // the SVD form of the same memory (K with its exactly repeated rows, no Gram formed)
+      std::size_t rank_k = 0;
+      const auto ys = ref::mqar_ls_output_minnorm(X, ref::default_rank_tol<double>(X.rows), &rank_k);
+      EXPECT_EQ(rank_k, distinct);
+      for (std::size_t j = 0; j < y.size(); ++j) EXPECT_NEAR(ys[j], y[j], 1e-10) << "P=" << P << " T=" << T;
     }
 }
 
+TEST(MqarReference, LeastSquaresSvdFormWithRepeatedKeysInMp) {
+  // many exact repeats of few keys (P = 2, T = 40): the SVD of K (41 x d) and the Gram pseudo-inverse agree
+  MpDigitsScope sc(40);
+  std::mt19937_64 g(24);
+  for (std::size_t d : {4, 5}) {
+    const auto c = ref::mqar_draw(2, 40, g);
+    const auto X = ref::mqar_tokens(ref::cast<mp_t>(unit_columns(g, d, 4)), c);
+    std::size_t r1 = 0, r2 = 0;
+    const auto y1 = ref::mqar_ls_output(X, ref::default_rank_tol<mp_t>(d), &r1);
+    const auto y2 = ref::mqar_ls_output_minnorm(X, ref::default_rank_tol<mp_t>(d), &r2);
+    EXPECT_EQ(r1, r2);
+    EXPECT_LT(relv(y1, y2), 1e-30) << "d=" << d;
+  }
+}
+
 TEST(MqarReference, LeastSquaresPinvFormEqualsMinNormForm) {
-  // keys without exact repeats (every pair distinct), where one-sided Jacobi on K converges
+  // keys without exact repeats (every pair distinct) and dependent (6 tokens in R^5)
   ref::MqarContext c;
   c.P = 3;
   c.pairs = {0, 2, 1};

@@ -69,14 +69,28 @@ void register_a001_qknorm(Ledger& l);  // proofs_numeric/a001_test_time_regressi
 void register_a004_softmax_attention(Ledger& l);  // proofs_numeric/a004_memory_and_forgetting/softmax_attention.cpp
 // a001_test_time_regression/ (topic T4: test-time regression)
 void register_a001_regression_framework(Ledger& l);  // proofs_numeric/a001_test_time_regression/regression_framework.cpp
+void register_a001_ttr_perfect_recall(Ledger& l);  // proofs_numeric/a001_test_time_regression/ttr_perfect_recall.cpp
 void register_a001_least_squares(Ledger& l);  // proofs_numeric/a001_test_time_regression/least_squares.cpp
+void register_a001_linattn_as_regression(Ledger& l);  // proofs_numeric/a001_test_time_regression/linattn_as_regression.cpp
+void register_a001_feature_least_squares(Ledger& l);  // proofs_numeric/a001_test_time_regression/feature_least_squares.cpp
+void register_a001_weighted_ls_weights(Ledger& l);  // proofs_numeric/a001_test_time_regression/weighted_ls_weights.cpp
 void register_a001_weighted_least_squares(Ledger& l);  // proofs_numeric/a001_test_time_regression/weighted_least_squares.cpp
+void register_a001_wls_underdetermined(Ledger& l);  // proofs_numeric/a001_test_time_regression/wls_underdetermined.cpp
+void register_a001_gated_linattn_as_wls(Ledger& l);  // proofs_numeric/a001_test_time_regression/gated_linattn_as_wls.cpp
 void register_a001_norm_bound(Ledger& l);  // proofs_numeric/a001_test_time_regression/norm_bound.cpp
+void register_a001_appendix_a_steps(Ledger& l);  // proofs_numeric/a001_test_time_regression/appendix_a_steps.cpp
 void register_a001_full_batch_gd(Ledger& l);  // proofs_numeric/a001_test_time_regression/full_batch_gd.cpp
+void register_a001_newton_step(Ledger& l);  // proofs_numeric/a001_test_time_regression/newton_step.cpp
 void register_a001_kernel_regression(Ledger& l);  // proofs_numeric/a001_test_time_regression/kernel_regression.cpp
 void register_a001_local_linear_attention(Ledger& l);  // proofs_numeric/a001_test_time_regression/local_linear_attention.cpp
-void register_a001_mqar(Ledger& l);  // proofs_numeric/a001_test_time_regression/mqar.cpp
+void register_a001_local_linear_singular(Ledger& l);  // proofs_numeric/a001_test_time_regression/local_linear_singular.cpp
+void register_a001_local_linear_fast_forms(Ledger& l);  // proofs_numeric/a001_test_time_regression/local_linear_fast_forms.cpp
+void register_a001_short_conv_mqar(Ledger& l);  // proofs_numeric/a001_test_time_regression/short_conv_mqar.cpp
+void register_a001_mqar_ls_variant(Ledger& l);  // proofs_numeric/a001_test_time_regression/mqar_ls_variant.cpp
+void register_a001_mqar_capacity(Ledger& l);  // proofs_numeric/a001_test_time_regression/mqar_capacity.cpp
+void register_a001_mqar_orthogonality(Ledger& l);  // proofs_numeric/a001_test_time_regression/mqar_orthogonality.cpp
 void register_a001_online_regression_experiment(Ledger& l);  // proofs_numeric/a001_test_time_regression/online_regression_experiment.cpp
+void register_a001_online_regression_claims(Ledger& l);  // proofs_numeric/a001_test_time_regression/online_regression_claims.cpp
 // a000_associative_memory/
 void register_a000_listing2_training(Ledger& l);  // proofs_numeric/a000_associative_memory/listing2_training.cpp
 

@@ -12,6 +12,7 @@
 // required) throws std::invalid_argument naming the input.
 #pragma once
 
+#include "recall/reference/least_squares.hpp"
 #include "recall/reference/matrix.hpp"
 #include "recall/reference/regression_rules.hpp"
 #include "recall/reference/svd.hpp"
@@ -63,20 +64,10 @@ template <class S> Matrix<S> eye_minus(const S& c, const Matrix<S>& A) {
 
 // ---- A001 C3: key Gram and cross moment ----------------------------------------------------------
 
-// A001 C3: S_t = K_t^T K_t = sum_{i<=t} k_i k_i^T (d_k x d_k).
-template <class S> Matrix<S> gd_key_gram(const Matrix<S>& K, std::size_t t) {
-  require(t <= K.rows, "gd_key_gram: prefix length t exceeds the number of keys");
-  Matrix<S> G(K.cols, K.cols);
-  for (std::size_t i = 0; i < t; ++i) add_outer(G, K.row(i), K.row(i));
-  return G;
-}
-// A001 C3: R_t = V_t^T K_t = sum_{i<=t} v_i k_i^T (d_v x d_k), the linear-attention state.
-template <class S> Matrix<S> gd_cross_moment(const Matrix<S>& K, const Matrix<S>& V, std::size_t t) {
-  require(t <= K.rows && K.rows == V.rows, "gd_cross_moment: prefix length t exceeds the sequence");
-  Matrix<S> R(V.cols, K.cols);
-  for (std::size_t i = 0; i < t; ++i) add_outer(R, V.row(i), K.row(i));
-  return R;
-}
+// A001 C3: S_t = K_t^T K_t = sum_{i<=t} k_i k_i^T (d_k x d_k): ref::key_gram of least_squares.hpp.
+template <class S> Matrix<S> gd_key_gram(const Matrix<S>& K, std::size_t t) { return key_gram(K, t); }
+// A001 C3: R_t = V_t^T K_t = sum_{i<=t} v_i k_i^T (d_v x d_k), the linear-attention state: ref::cross_moment.
+template <class S> Matrix<S> gd_cross_moment(const Matrix<S>& K, const Matrix<S>& V, std::size_t t) { return cross_moment(K, V, t); }
 
 // ---- A001-GD-LS-OBJECTIVE: loss and gradient ------------------------------------------------------
 

@@ -10,6 +10,7 @@
 // 1-based prefix length. Bad input throws std::invalid_argument naming it.
 #pragma once
 
+#include "recall/reference/least_squares.hpp"
 #include "recall/reference/matrix.hpp"
 
 #include <cstddef>
@@ -192,20 +193,6 @@ template <class S> Matrix<S> gram_cholesky_lower(const Matrix<S>& G, const char*
   }
   return L;
 }
-// x = (L L^T)^{-1} b: forward then backward substitution with the lower factor L.
-template <class S> Vector<S> gram_cholesky_solve(const Matrix<S>& L, Vector<S> b) {
-  const std::size_t n = L.rows;
-  require(L.cols == n && b.size() == n, "gram_cholesky_solve: L must be n x n and b of length n");
-  for (std::size_t i = 0; i < n; ++i) {
-    for (std::size_t k = 0; k < i; ++k) b[i] -= L(i, k) * b[k];
-    b[i] /= L(i, i);
-  }
-  for (std::size_t i = n; i-- > 0;) {
-    for (std::size_t k = i + 1; k < n; ++k) b[i] -= L(k, i) * b[k];
-    b[i] /= L(i, i);
-  }
-  return b;
-}
 // V_t^T a for a weight vector a of length t (D_v).
 template <class S> Vector<S> kernel_weighted_values(const Matrix<S>& V, const Vector<S>& a) {
   require(a.size() <= V.rows, "kernel_weighted_values: more weights than values");
@@ -219,7 +206,7 @@ template <class S> Vector<S> kernel_weighted_values(const Matrix<S>& V, const Ve
 template <class S> Vector<S> kernel_regression_predict(const Kernel& kern, const Matrix<S>& K, const Matrix<S>& V, std::size_t t, const S* q) {
   kr_detail::check_prefix(K, V, t, "kernel_regression_predict");
   const Matrix<S> L = gram_cholesky_lower(kernel_gram(kern, K, t), "kernel_regression_predict: Gram G_t");
-  return kernel_weighted_values(V, gram_cholesky_solve(L, kernel_vector(kern, K, t, q)));
+  return kernel_weighted_values(V, cholesky_solve(L, kernel_vector(kern, K, t, q)));
 }
 // A001-KERNEL-REGRESSION (iii): kernel ridge V_t^T (G_t + mu I)^{-1} k(K_t, q), mu >= 0 (mu = 0: Eq. 43).
 template <class S>
@@ -229,7 +216,7 @@ Vector<S> kernel_ridge_predict(const Kernel& kern, const Matrix<S>& K, const Mat
   Matrix<S> G = kernel_gram(kern, K, t);
   for (std::size_t i = 0; i < t; ++i) G(i, i) += mu;
   const Matrix<S> L = gram_cholesky_lower(G, "kernel_ridge_predict: G_t + mu I");
-  return kernel_weighted_values(V, gram_cholesky_solve(L, kernel_vector(kern, K, t, q)));
+  return kernel_weighted_values(V, cholesky_solve(L, kernel_vector(kern, K, t, q)));
 }
 
 // ---- A001-F11-KERNEL-INCREMENTAL ----------------------------------------------------------------------------

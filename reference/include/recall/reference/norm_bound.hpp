@@ -13,6 +13,7 @@
 // shapes, t < D_k, a singular key Gram) throws std::invalid_argument naming the input.
 #pragma once
 
+#include "recall/reference/least_squares.hpp"
 #include "recall/reference/matrix.hpp"
 #include "recall/reference/regression_rules.hpp"
 #include "recall/reference/scalar.hpp"
@@ -74,12 +75,8 @@ template <class S> void norm_bound_check_inputs(const Matrix<S>& K, const Matrix
   norm_bound_detail::require_finite(q, "q");
 }
 
-// A001 C3: key Gram S_t = K_t^T K_t = sum_i k_i k_i^T (D_k x D_k).
-template <class S> Matrix<S> norm_bound_key_gram(const Matrix<S>& K) {
-  Matrix<S> G(K.cols, K.cols);
-  for (std::size_t i = 0; i < K.rows; ++i) add_outer(G, K.row(i), K.row(i));
-  return G;
-}
+// A001 C3: key Gram S_t = K_t^T K_t = sum_i k_i k_i^T (D_k x D_k) of all t rows: ref::key_gram of least_squares.hpp.
+template <class S> Matrix<S> norm_bound_key_gram(const Matrix<S>& K) { return key_gram(K, K.rows); }
 
 // A001-APPA-S63 left side, Eq. (62)-(63): R_t = V_t^T K_t as a matrix product.
 template <class S> Matrix<S> cross_moment_product(const Matrix<S>& K, const Matrix<S>& V) {

@@ -23,26 +23,6 @@ template <class S> struct LsAttentionResult {
 };
 
 namespace detail {
-// In place: L (lower triangle of A on entry) becomes the Cholesky factor of the symmetric A; false when a
-// pivot is not positive.
-template <class S> bool cholesky_in_place(Matrix<S>& L) {
-  using std::sqrt;
-  using boost::multiprecision::sqrt;
-  const std::size_t n = L.rows;
-  for (std::size_t j = 0; j < n; ++j) {
-    S d = L(j, j);
-    for (std::size_t k = 0; k < j; ++k) d -= L(j, k) * L(j, k);
-    if (!(d > 0)) return false;
-    L(j, j) = sqrt(d);
-    for (std::size_t i = j + 1; i < n; ++i) {
-      S x = L(i, j);
-      for (std::size_t k = 0; k < j; ++k) x -= L(i, k) * L(j, k);
-      L(i, j) = x / L(j, j);
-    }
-    for (std::size_t k = j + 1; k < n; ++k) L(j, k) = S(0);
-  }
-  return true;
-}
 // L L^T + x x^T = L' L'^T (the rank-one Cholesky update, Golub & Van Loan §6.5.4); x is consumed.
 template <class S> void cholesky_update(Matrix<S>& L, Vector<S> x) {
   using std::sqrt;
@@ -57,20 +37,6 @@ template <class S> void cholesky_update(Matrix<S>& L, Vector<S> x) {
       x[i] = c * x[i] - s * L(i, k);
     }
   }
-}
-// z with L L^T z = b
-template <class S> Vector<S> cholesky_solve(const Matrix<S>& L, const S* b) {
-  const std::size_t n = L.rows;
-  Vector<S> z(b, b + n);
-  for (std::size_t i = 0; i < n; ++i) {
-    for (std::size_t k = 0; k < i; ++k) z[i] -= L(i, k) * z[k];
-    z[i] /= L(i, i);
-  }
-  for (std::size_t i = n; i-- > 0;) {
-    for (std::size_t k = i + 1; k < n; ++k) z[i] -= L(k, i) * z[k];
-    z[i] /= L(i, i);
-  }
-  return z;
 }
 }  // namespace detail
 
@@ -146,15 +112,14 @@ LsAttentionResult<S> least_squares_attention(const Matrix<S>& Q, const Matrix<S>
       if (have_L) {
         detail::cholesky_update(L, Vector<S>(K.row(t), K.row(t) + dk));
       } else {
-        L = Sg;
-        have_L = detail::cholesky_in_place(L);
+        have_L = wls_detail::cholesky(Sg, L, S(0));
       }
       if (!have_L) {  // S_t singular (at float/double: to the working precision)
         pinv_mode = true;
         pinv_step(t);
         continue;
       }
-      const Vector<S> z = detail::cholesky_solve(L, Q.row(t));
+      const Vector<S> z = wls_detail::cholesky_solve(L, Q.row(t));
       matvec_into(r.O.row(t), Rg, z.data());
       if (last) {
         try {
@@ -189,7 +154,7 @@ LsAttentionResult<S> least_squares_attention(const Matrix<S>& Q, const Matrix<S>
       }
       Vector<S> c(n);
       for (std::size_t i = 0; i < n; ++i) c[i] = dot(K.row(idx[i]), Q.row(t), dk);
-      const Vector<S> w = detail::cholesky_solve(Lg, c.data());  // (K_n K_n^T)^{-1} K_n q_t
+      const Vector<S> w = wls_detail::cholesky_solve(Lg, c.data());  // (K_n K_n^T)^{-1} K_n q_t
       for (std::size_t j = 0; j < dv; ++j) {
         S y(0);
         for (std::size_t i = 0; i < n; ++i) y += V(idx[i], j) * w[i];
@@ -199,7 +164,7 @@ LsAttentionResult<S> least_squares_attention(const Matrix<S>& Q, const Matrix<S>
         for (std::size_t col = 0; col < dk; ++col) {
           Vector<S> kc(n);
           for (std::size_t i = 0; i < n; ++i) kc[i] = K(idx[i], col);
-          const Vector<S> u = detail::cholesky_solve(Lg, kc.data());
+          const Vector<S> u = wls_detail::cholesky_solve(Lg, kc.data());
           for (std::size_t j = 0; j < dv; ++j) {
             S y(0);
             for (std::size_t i = 0; i < n; ++i) y += V(idx[i], j) * u[i];

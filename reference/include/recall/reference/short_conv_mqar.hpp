@@ -223,7 +223,9 @@ template <class S> Matrix<S> mqar_la_memory(const Matrix<S>& X) {
 // S = sum_t k_t k_t^T (the key Gram, singular whenever the keys do not span R^d), read out at
 // q = x_{T+1}: y = R S^+ q. S^+ by ref::pinv (one-sided Jacobi SVD) with singular values of S
 // <= rel_tol * sigma_max(S) dropped; *rank receives the rank kept. The Gram squares cond(K): callers
-// use 2 log10 cond(K) extra digits (P-scaled).
+// use 2 log10 cond(K) extra digits (P-scaled). This Gram form is the one the spec states ("pseudo-inverse
+// form of Eq. 11, as S_{T+1} may be singular"); mqar_ls_output_minnorm is the SVD form of the same memory,
+// and A001-MQAR-LS-VARIANT cross-checks the two on every instance.
 template <class S> Vector<S> mqar_ls_output(const Matrix<S>& X, const S& rel_tol, std::size_t* rank = nullptr) {
   require(X.rows >= 1, "mqar_ls_output: the context X has no token");
   detail::require_finite_matrix(X, "mqar_ls_output", "X");
@@ -241,7 +243,8 @@ template <class S> Vector<S> mqar_ls_output(const Matrix<S>& X, const S& rel_tol
 
 // A001-MQAR-LS-VARIANT, min-norm form of the same memory: M = V^T (K^+)^T (the min-norm minimiser of
 // sum_t ||v_t - M k_t||^2, equal to R S^+), y = V^T (K^+)^T q, with K^+ by ref::pinv of the (T+1) x d key
-// matrix (no Gram formed).
+// matrix (no Gram formed; ref::svd skips the numerically zero columns that the rank deficiency of exactly
+// repeated keys leaves, so the repeated rows no longer stall its one-sided Jacobi).
 template <class S> Vector<S> mqar_ls_output_minnorm(const Matrix<S>& X, const S& rel_tol, std::size_t* rank = nullptr) {
   require(X.rows >= 1, "mqar_ls_output_minnorm: the context X has no token");
   detail::require_finite_matrix(X, "mqar_ls_output_minnorm", "X");

@@ -22,7 +22,6 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <limits>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -54,176 +53,7 @@ template <class S> S sqrt_(const S& x) {
   using boost::multiprecision::sqrt;
   return sqrt(x);
 }
-// Unit roundoff of the working precision, computed in S: 10^-d at d MP digits (svd.hpp's svd_eps and
-// default_rank_tol evaluate 10^-d in double, which underflows to 0 above ~308 digits; the P-scaled checks of
-// this header's items run at up to ~1000 digits).
-template <class S> S unit_eps() {
-  if constexpr (scalar_traits<S>::is_mp) {
-    using boost::multiprecision::pow;
-    return pow(S(10), S(-static_cast<double>(mp_digits())));
-  } else {
-    return std::numeric_limits<S>::epsilon();
-  }
-}
-// ref::svd / ref::pinv are used where their double-valued eps is meaningful (<= 300 MP digits).
-template <class S> bool svd_hpp_usable() {
-  if constexpr (scalar_traits<S>::is_mp) {
-    return mp_digits() <= 300;
-  } else {
-    return true;
-  }
-}
-// Pseudo-inverse through ref::pinv (svd.hpp). Exactly zero rows of A (zero weights, zero keys) are removed
-// first: they contribute nothing to A^+ except zero columns, and svd.hpp's one-sided Jacobi does not converge
-// on a tall rank-deficient matrix whose column space is confined by exact zero rows (the left-over noise column
-// then cannot become orthogonal to the others). Should ref::svd still fail to converge (seen for square
-// rank-deficient inputs, e.g. exactly repeated keys), and above 300 MP digits (where svd.hpp's eps, evaluated
-// in double, underflows to 0 and its Jacobi cannot stop), the fallback below repeats the same one-sided Jacobi with two changes: (1) a pair counts as
-// orthogonal when |w_p . w_q| <= 4 m eps |w_p| |w_q| (svd.hpp tests against eps itself, the rounding level of
-// the computed dot product, so graded columns can keep rotating forever; LAPACK's xGESVJ uses sqrt(m) eps), and
-// (2) a pair is skipped when its smaller column has norm^2 <= (16 n eps)^2 max_j norm_j^2 (a column at the
-// rounding level of the largest one, far below every rank threshold, so the pseudo-inverse is unchanged).
-template <class S> void jacobi_guarded(Matrix<S>& W, Matrix<S>* V) {
-  using std::abs;
-  using boost::multiprecision::abs;
-  const std::size_t m = W.rows, n = W.cols;
-  if (V) {
-    *V = Matrix<S>(n, n);
-    for (std::size_t i = 0; i < n; ++i) (*V)(i, i) = S(1);
-  }
-  const S eps = unit_eps<S>();
-  const S negl = S(16) * S(static_cast<double>(n)) * eps;
-  const S tol = S(4) * S(static_cast<double>(m)) * eps;
-  for (int sweep = 0; sweep < 80; ++sweep) {
-    S amax(0);
-    for (std::size_t j = 0; j < n; ++j) {
-      S a(0);
-      for (std::size_t i = 0; i < m; ++i) a += W(i, j) * W(i, j);
-      if (a > amax) amax = a;
-    }
-    const S floor2 = negl * negl * amax;
-    bool rotated = false;
-    for (std::size_t p = 0; p + 1 < n; ++p)
-      for (std::size_t q = p + 1; q < n; ++q) {
-        S a(0), b(0), c(0);  // |w_p|^2, |w_q|^2, w_p . w_q
-        for (std::size_t i = 0; i < m; ++i) {
-          a += W(i, p) * W(i, p);
-          b += W(i, q) * W(i, q);
-          c += W(i, p) * W(i, q);
-        }
-        if (c == 0 || abs(c) <= tol * sqrt_(S(a * b)) || a <= floor2 || b <= floor2) continue;
-        rotated = true;
-        const S zeta = (b - a) / (S(2) * c);
-        const S tt = (zeta >= 0 ? S(1) : S(-1)) / (abs(zeta) + sqrt_(S(S(1) + zeta * zeta)));
-        const S cs = S(1) / sqrt_(S(S(1) + tt * tt)), sn = cs * tt;
-        for (std::size_t i = 0; i < m; ++i) {
-          const S wp = W(i, p), wq = W(i, q);
-          W(i, p) = cs * wp - sn * wq;
-          W(i, q) = sn * wp + cs * wq;
-        }
-        if (V)
-          for (std::size_t i = 0; i < n; ++i) {
-            const S vp = (*V)(i, p), vq = (*V)(i, q);
-            (*V)(i, p) = cs * vp - sn * vq;
-            (*V)(i, q) = sn * vp + cs * vq;
-          }
-      }
-    if (!rotated) return;
-  }
-  throw std::runtime_error("wls: guarded one-sided Jacobi did not converge in 80 sweeps");
-}
-template <class S> Vector<S> column_norms(const Matrix<S>& W) {
-  Vector<S> sv(W.cols);
-  for (std::size_t j = 0; j < W.cols; ++j) {
-    S acc(0);
-    for (std::size_t i = 0; i < W.rows; ++i) acc += W(i, j) * W(i, j);
-    sv[j] = sqrt_(acc);
-  }
-  return sv;
-}
-// A^+ by the guarded Jacobi: W = A V has orthogonal columns w_j = s_j u_j, so A^+ = V diag(1/s) U^T, i.e.
-// A^+(i, k) = sum_j V(i, j) W(k, j) / s_j^2 over the kept s_j > rel_tol s_max.
-template <class S> Matrix<S> pinv_jacobi_guarded(const Matrix<S>& A, const S& rel_tol, std::size_t* rank) {
-  const bool wide = A.rows < A.cols;
-  Matrix<S> W = wide ? transpose(A) : A, Vr;
-  jacobi_guarded(W, &Vr);
-  const std::size_t m = W.rows, n = W.cols;
-  const Vector<S> sv = column_norms(W);
-  S smax(0);
-  for (const S& x : sv)
-    if (x > smax) smax = x;
-  Matrix<S> P(n, m);
-  std::size_t r = 0;
-  if (smax > S(0))
-    for (std::size_t j = 0; j < n; ++j) {
-      if (!(sv[j] > rel_tol * smax)) continue;
-      ++r;
-      const S inv2 = S(1) / (sv[j] * sv[j]);
-      for (std::size_t i = 0; i < n; ++i) {
-        const S vi = Vr(i, j) * inv2;
-        for (std::size_t k = 0; k < m; ++k) P(i, k) += vi * W(k, j);
-      }
-    }
-  if (rank) *rank = r;
-  return wide ? transpose(P) : P;  // (A^T)^+ = (A^+)^T
-}
-// Singular values of A in descending order: ref::svd, or the guarded Jacobi (above 300 digits, or when ref::svd does not converge).
-template <class S> Vector<S> singular_values_checked(const Matrix<S>& A) {
-  if (svd_hpp_usable<S>()) {
-    try {
-      return svd(A).sigma;
-    } catch (const std::runtime_error&) {
-    }
-  }
-  Matrix<S> W = A.rows < A.cols ? transpose(A) : A;
-  jacobi_guarded(W, static_cast<Matrix<S>*>(nullptr));
-  Vector<S> sv = column_norms(W);
-  std::sort(sv.begin(), sv.end(), [](const S& x, const S& y) { return x > y; });
-  return sv;
-}
-// A^+ (D_k x t for A t x D_k) with the exactly zero rows of A removed first (their columns of A^+ are zero),
-// through ref::pinv, or the guarded Jacobi above 300 digits or when ref::svd does not converge. *rank: rank kept.
-template <class S> Matrix<S> pinv_checked(const Matrix<S>& A, const S& rel_tol, std::size_t* rank) {
-  std::vector<std::size_t> keep;
-  for (std::size_t i = 0; i < A.rows; ++i) {
-    bool nz = false;
-    for (std::size_t j = 0; j < A.cols && !nz; ++j) nz = A(i, j) != S(0);
-    if (nz) keep.push_back(i);
-  }
-  Matrix<S> P(A.cols, A.rows);
-  if (keep.empty()) {
-    if (rank) *rank = 0;
-    return P;
-  }
-  Matrix<S> Ar(keep.size(), A.cols);
-  for (std::size_t r = 0; r < keep.size(); ++r)
-    for (std::size_t j = 0; j < A.cols; ++j) Ar(r, j) = A(keep[r], j);
-  Matrix<S> Pr;
-  bool done = false;
-  if (svd_hpp_usable<S>()) {
-    try {
-      Pr = pinv(Ar, rel_tol, rank);
-      done = true;
-    } catch (const std::runtime_error&) {
-    }
-  }
-  if (!done) Pr = pinv_jacobi_guarded(Ar, rel_tol, rank);
-  for (std::size_t r = 0; r < keep.size(); ++r)
-    for (std::size_t i = 0; i < A.cols; ++i) P(i, keep[r]) = Pr(i, r);
-  return P;
-}
 }  // namespace wls_detail
-
-// Declared rank threshold of this header's references (spec A001-LS-CLOSED-FORM): sigma_i > 10^-(d-10) sigma_max
-// at d MP digits, computed in MP (valid at any digits); float/double: svd.hpp's default_rank_tol (10 n eps).
-template <class S> S wls_rank_tol(std::size_t n) {
-  if constexpr (scalar_traits<S>::is_mp) {
-    using boost::multiprecision::pow;
-    return pow(S(10), S(-(static_cast<double>(mp_digits()) - 10)));
-  } else {
-    return default_rank_tol<S>(n);
-  }
-}
 
 // ---- regression weights ----------------------------------------------------------------------
 
@@ -343,8 +173,8 @@ template <class S> Matrix<S> wls_objective_grad(const Matrix<S>& M, const Matrix
 // ---- the weighted LS memory (Eq. 15) ----------------------------------------------------------
 
 // A001-WLS-CLOSED-FORM reference, explicit square-root weights: M = (D V_t)^T ((D K_t)^+)^T with D = diag(sqrt_w)
-// (t = sqrt_w.size()), the pseudo-inverse by the SVD of D K_t dropping sigma_i <= rel_tol sigma_max. This is the
-// minimum-Frobenius-norm minimiser of sum_i w_i ||v_i - M k_i||^2 for any rank. *rank receives the rank kept.
+// (t = sqrt_w.size()), the pseudo-inverse by the SVD of D K_t (ref::pinv) dropping sigma_i <= rel_tol sigma_max. This
+// is the minimum-Frobenius-norm minimiser of sum_i w_i ||v_i - M k_i||^2 for any rank. *rank receives the rank kept.
 template <class S>
 Matrix<S> wls_state_sqrtw(const Matrix<S>& K, const Matrix<S>& V, const Vector<S>& sqrt_w, const S& rel_tol, std::size_t* rank = nullptr) {
   const std::size_t t = sqrt_w.size();
@@ -356,7 +186,7 @@ Matrix<S> wls_state_sqrtw(const Matrix<S>& K, const Matrix<S>& V, const Vector<S
     for (std::size_t j = 0; j < K.cols; ++j) A(i, j) = sqrt_w[i] * K(i, j);
     for (std::size_t j = 0; j < V.cols; ++j) B(i, j) = sqrt_w[i] * V(i, j);
   }
-  const Matrix<S> Ap = wls_detail::pinv_checked(A, rel_tol, rank);  // D_k x t
+  const Matrix<S> Ap = pinv(A, rel_tol, rank);  // D_k x t
   return matmul(transpose(B), transpose(Ap));   // (D V)^T (A^+)^T : D_v x D_k
 }
 // A001-WLS-CLOSED-FORM reference (Eq. 15, spec "to implement"): M_t = (Gamma_t^{1/2} V_t)^T ((Gamma_t^{1/2} K_t)^+)^T,
@@ -369,7 +199,7 @@ Matrix<S> wls_state(const Matrix<S>& K, const Matrix<S>& V, const Vector<S>* log
   return wls_state_sqrtw(K, V, sw, rel_tol, rank);
 }
 template <class S> Matrix<S> wls_state(const Matrix<S>& K, const Matrix<S>& V, const Vector<S>* log_gates, std::size_t t) {
-  return wls_state(K, V, log_gates, t, wls_rank_tol<S>(std::max(t, K.cols)));
+  return wls_state(K, V, log_gates, t, default_rank_tol<S>(std::max(t, K.cols)));
 }
 // A001-WLS-CLOSED-FORM reference outputs: the T x D_v matrix of y_t = M_t q_t, M_t = wls_state(..., t) at every t.
 // ranks (optional) receives rank(Gamma_t^{1/2} K_t) kept at each t.
@@ -390,7 +220,7 @@ Matrix<S> wls_outputs(const Matrix<S>& Q, const Matrix<S>& K, const Matrix<S>& V
   return Y;
 }
 template <class S> Matrix<S> wls_outputs(const Matrix<S>& Q, const Matrix<S>& K, const Matrix<S>& V, const Vector<S>* log_gates) {
-  return wls_outputs(Q, K, V, log_gates, wls_rank_tol<S>(std::max(K.rows, K.cols)));
+  return wls_outputs(Q, K, V, log_gates, default_rank_tol<S>(std::max(K.rows, K.cols)));
 }
 
 // A001-WLS-CLOSED-FORM printed overdetermined branch (Eq. 15, first line): R^G_t (S^G_t)^{-1} by Gaussian elimination
@@ -478,7 +308,7 @@ template <class S> Vector<S> cholesky_solve(const Matrix<S>& L, const S* q) {
 // <= gram_rel_tol max_i S_ii). R^G (S^G)^+ is exactly the min-norm WLS memory of Eq. (15) at every rank.
 // chunk = 0: the sequential scan; chunk = C >= 1: the chunked scan (state passed between chunks of C tokens,
 // within a chunk S^G_t = exp(sum_{j=c0+1}^t log gamma_j) S^G_{c0} + sum_{c0 < i <= t} exp(segment sum) k_i k_i^T,
-// the decays as segment sums, never ratios). gram_rel_tol: e.g. wls_rank_tol (a threshold on the eigenvalues of S^G_t,
+// the decays as segment sums, never ratios). gram_rel_tol: e.g. default_rank_tol (a threshold on the eigenvalues of S^G_t,
 // so the non-zero ones must exceed it: cond(Gamma^{1/2} K)^2 < 1 / gram_rel_tol).
 template <class S>
 WlsScanResult<S> wls_gated_scan_solve(const Matrix<S>& Q, const Matrix<S>& K, const Matrix<S>& V, const Vector<S>* log_gates,
@@ -543,7 +373,7 @@ WlsScanResult<S> wls_gated_scan_solve(const Matrix<S>& Q, const Matrix<S>& K, co
     } else {
       r.branch[t] = WlsBranch::pinv_structural;
     }
-    if (!chol) z = matvec(wls_detail::pinv_checked(Sg, gram_rel_tol, static_cast<std::size_t*>(nullptr)), Q.row(t));
+    if (!chol) z = matvec(pinv(Sg, gram_rel_tol), Q.row(t));
     matvec_into(r.Y.row(t), Rg, z.data());
   }
   r.S_last = Sg;
@@ -552,7 +382,7 @@ WlsScanResult<S> wls_gated_scan_solve(const Matrix<S>& Q, const Matrix<S>& K, co
 }
 template <class S>
 WlsScanResult<S> wls_gated_scan_solve(const Matrix<S>& Q, const Matrix<S>& K, const Matrix<S>& V, const Vector<S>* log_gates) {
-  return wls_gated_scan_solve(Q, K, V, log_gates, wls_rank_tol<S>(K.cols));
+  return wls_gated_scan_solve(Q, K, V, log_gates, default_rank_tol<S>(K.cols));
 }
 
 }  // namespace recall::ref
