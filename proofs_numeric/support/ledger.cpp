@@ -109,6 +109,26 @@ void register_all_sections(Ledger& l) {
   register_a001_mqar_orthogonality(l);
   register_a001_online_regression_experiment(l);
   register_a001_online_regression_claims(l);
+  register_a003_dense_model(l);
+  register_a003_dense_dynamics(l);
+  register_a003_sparse_models(l);
+  register_a003_topk_separation_fixed_points(l);
+  register_a003_svr_retrieval(l);
+  register_a003_svr_representer(l);
+  register_a003_svr_feature_maps(l);
+  register_a003_appendix_c_fits(l);
+  register_a003_retrieval_error_bounds(l);
+  register_a003_retrieval_corollaries(l);
+  register_a003_fixed_point_convergence(l);
+  register_a003_well_separation(l);
+  register_a003_k_monotonicity_reduction(l);
+  register_a003_separation_geometry(l);
+  register_a003_capacity(l);
+  register_a003_kernel_models(l);
+  register_a003_complexity(l);
+  register_a003_experiments(l);
+  register_a004_modern_hopfield(l);
+  register_a004_dense_associative_capacity(l);
   register_a000_listing2_training(l);
 }
 

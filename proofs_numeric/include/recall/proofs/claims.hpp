@@ -93,6 +93,27 @@ void register_a001_online_regression_experiment(Ledger& l);  // proofs_numeric/a
 void register_a001_online_regression_claims(Ledger& l);  // proofs_numeric/a001_test_time_regression/online_regression_claims.cpp
 // a000_associative_memory/
 void register_a000_listing2_training(Ledger& l);  // proofs_numeric/a000_associative_memory/listing2_training.cpp
+// a003_hopfield/ and a004 (topic T6: modern Hopfield models)
+void register_a003_dense_model(Ledger& l);  // proofs_numeric/a003_hopfield/dense_model.cpp
+void register_a003_dense_dynamics(Ledger& l);  // proofs_numeric/a003_hopfield/dense_dynamics.cpp
+void register_a003_sparse_models(Ledger& l);  // proofs_numeric/a003_hopfield/sparse_models.cpp
+void register_a003_topk_separation_fixed_points(Ledger& l);  // proofs_numeric/a003_hopfield/topk_separation_fixed_points.cpp
+void register_a003_svr_retrieval(Ledger& l);  // proofs_numeric/a003_hopfield/svr_retrieval.cpp
+void register_a003_svr_representer(Ledger& l);  // proofs_numeric/a003_hopfield/svr_representer.cpp
+void register_a003_svr_feature_maps(Ledger& l);  // proofs_numeric/a003_hopfield/svr_feature_maps.cpp
+void register_a003_appendix_c_fits(Ledger& l);  // proofs_numeric/a003_hopfield/appendix_c_fits.cpp
+void register_a003_retrieval_error_bounds(Ledger& l);  // proofs_numeric/a003_hopfield/retrieval_error_bounds.cpp
+void register_a003_retrieval_corollaries(Ledger& l);  // proofs_numeric/a003_hopfield/retrieval_corollaries.cpp
+void register_a003_fixed_point_convergence(Ledger& l);  // proofs_numeric/a003_hopfield/fixed_point_convergence.cpp
+void register_a003_well_separation(Ledger& l);  // proofs_numeric/a003_hopfield/well_separation.cpp
+void register_a003_k_monotonicity_reduction(Ledger& l);  // proofs_numeric/a003_hopfield/k_monotonicity_reduction.cpp
+void register_a003_separation_geometry(Ledger& l);  // proofs_numeric/a003_hopfield/separation_geometry.cpp
+void register_a003_capacity(Ledger& l);  // proofs_numeric/a003_hopfield/capacity.cpp
+void register_a003_kernel_models(Ledger& l);  // proofs_numeric/a003_hopfield/kernel_models.cpp
+void register_a003_complexity(Ledger& l);  // proofs_numeric/a003_hopfield/complexity.cpp
+void register_a003_experiments(Ledger& l);  // proofs_numeric/a003_hopfield/experiments.cpp
+void register_a004_modern_hopfield(Ledger& l);  // proofs_numeric/a004_memory_and_forgetting/modern_hopfield.cpp
+void register_a004_dense_associative_capacity(Ledger& l);  // proofs_numeric/a004_memory_and_forgetting/dense_associative_capacity.cpp
 
 // Every section above, in registration order (support/ledger.cpp).
 void register_all_sections(Ledger& l);
