@@ -158,17 +158,26 @@ double discrimination_cost(const std::string& op, int T, int d) {
   static const std::map<std::string, double> at1000 = {
       {"linear_attention", 0.6}, {"gated_linear_attention", 0.75}, {"normalized_linear_attention", 0.3}, {"delta_rule", 0.9},
       {"gated_delta_rule", 0.9}, {"softmax_attention", 4.7},       {"deltaformer_u", 12.5},             {"deltaformer_norm", 15.0},
-      {"least_squares_attention", 15.0}, {"weighted_least_squares_attention", 16.0}, {"local_linear_attention", 300.0}};
+      // seconds per row at T = 1000, d = 64 (the LS ops: 10.6 s measured at T = 256, one core)
+      {"least_squares_attention", 40.0}, {"weighted_least_squares_attention", 42.0}, {"local_linear_attention", 300.0},
+      // Hopfield ops: M = T memories, L = T/64 queries (windows: L = M = T, w fixed, so linear in T)
+      {"hopfield_dense", 0.5}, {"hopfield_masked_r", 0.5}, {"hopfield_masked_u", 0.5}, {"hopfield_topk_r", 0.5},
+      {"hopfield_prf", 2.0}, {"hopfield_linear", 0.5}, {"hopfield_window_r", 0.5}, {"hopfield_window_causal_r", 0.5}};
   const auto it = at1000.find(op);
   const double base = it == at1000.end() ? 1.0 : it->second;
   const bool pairwise = op.find("softmax") != std::string::npos || op.find("deltaformer") != std::string::npos ||
-                        op.find("local_linear") != std::string::npos;
+                        op.find("local_linear") != std::string::npos ||
+                        (op.rfind("hopfield_", 0) == 0 && op.find("window") == std::string::npos);
   const double t = T / 1000.0, dd = d / 64.0;
   return base * (pairwise ? t * t * dd : t * dd * dd);
 }
 
 const std::vector<Mutant>& mutants() {
-  static const std::vector<Mutant> v = build_mutants();
+  static const std::vector<Mutant> v = [] {
+    std::vector<Mutant> all = build_mutants();
+    for (const Mutant& m : hopfield_mutants()) all.push_back(m);
+    return all;
+  }();
   return v;
 }
 

@@ -213,6 +213,7 @@ const std::vector<OpSpec>& ops() {
     add_delta_ops(all);
     add_softmax_ops(all);
     add_regression_ops(all);
+    add_hopfield_ops(all);
     return all;
   }();
   return v;

@@ -54,7 +54,14 @@ TEST(Discrimination, CoversEveryOpPrecisionAndMutant) {
       for (const auto* i : registry().for_op(o.name)) n += i->precision == p;
       EXPECT_GT(n, 0) << o.name << " has no " << precision_name(p) << " kernel";
     }
-  const auto rows = run_discrimination({{1, 1, 16, 4, 4, GateKind::uniform, true, 3}}, {}, {Precision::f32});
+  auto rows = run_discrimination({{1, 1, 16, 4, 4, GateKind::uniform, true, 3}}, {}, {Precision::f32});
+  // The Hopfield wrong kernels need their structures: windows slid inward, hyperbolic PRF features (near_one
+  // gates), and a K whose K-th key carries visible weight (K = 3 of 96, the shape of HopfieldWrongKernelsRejected).
+  std::vector<std::string> hopfield_ops;
+  for (const OpSpec& o : ops())
+    if (o.name.rfind("hopfield_", 0) == 0) hopfield_ops.push_back(o.name);
+  for (const auto& r : run_discrimination({{1, 2, 96, 16, 16, GateKind::near_one, false, 31}}, hopfield_ops, {Precision::f32}))
+    rows.push_back(r);
   for (const Mutant& m : mutants()) {
     int used = 0;
     for (const auto& r : rows) used += r.kernel == "mutant:" + m.name;

@@ -38,6 +38,8 @@ struct Mutant {
   std::function<TensorMap(const TensorMap& in, const KernelRun& good, Precision p)> make;
 };
 const std::vector<Mutant>& mutants();
+// Hopfield-specific wrong kernels (registry_hopfield.cpp), part of mutants().
+const std::vector<Mutant>& hopfield_mutants();
 // The relative error of the "scaled" mutant: 1e-10 (f64), 1e-4 (f32), 5e-2 (bf16, f16).
 double scaled_mutant_rel(Precision p);
 

@@ -88,6 +88,7 @@ const std::vector<OpSpec>& ops();
 // Op families defined in their own translation units (called once by ops()).
 void add_delta_ops(std::vector<OpSpec>& v);    // ops_delta.cpp: delta_rule, gated_delta_rule
 void add_softmax_ops(std::vector<OpSpec>& v);  // ops_softmax.cpp: softmax_attention, deltaformer
+void add_hopfield_ops(std::vector<OpSpec>& v);  // ops_hopfield.cpp: hopfield_dense, _masked_r/_u, _window_r, _window_causal_r, _topk_r, _prf, _linear
 void add_regression_ops(std::vector<OpSpec>& v);  // ops_regression.cpp: (weighted_)least_squares_attention, local_linear_attention
 const OpSpec& op(const std::string& name);  // throws naming the unknown op
 
