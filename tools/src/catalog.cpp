@@ -89,7 +89,7 @@ std::vector<SpecEntry> spec_catalog() {
 // definitions, so a renamed or deleted test leaves the ID without a test location (test_catalog).
 namespace {
 const char* const kClaimTests[] = {"EveryClaim.RunsIsReproducibleAndInternalIdentitiesHold"};
-const char* const kOpTests[] = {"Agreement.GeneratedCasesWithinBudget", "DiscriminationFast.RejectsWrongAndAcceptsCorrectKernelsAtT256D32"};
+const char* const kOpTests[] = {"AgreementGenerated.CasesWithinBudget", "DiscriminationFast.RejectsWrongAndAcceptsCorrectKernelsAtT256D32"};
 void add_test(std::vector<Location>& v, const std::string& name) {
   for (const auto& t : test_definitions())
     if (name == t.name) {
