@@ -1,13 +1,21 @@
 // Google Benchmark of gpu/ kernels, timed with CUDA events around the kernel alone (inputs on the
-// device), reporting tokens/s and achieved TFLOP/s (algorithmic FLOPs), and the CPU twin on the
-// same shapes for comparison. Without a device every benchmark is skipped with the reason.
+// device), reporting tokens/s, achieved TFLOP/s (algorithmic FLOPs, the same formulas for every
+// engine) and, for the tensor-core rows, the fraction of the device's dense bf16/f16 tensor-core
+// peak; the CPU twin on the same shapes for comparison. Without a device every benchmark is skipped
+// with the reason.
+//
+// Rows: BM_Gpu<Op> are the fp32 SIMT programs (f32 inputs, B=1 H=4); BM_GpuTc<Op> the tensor-core
+// programs with bf16 inputs at B=1 H=4 (the same shapes, for the ratio) and at the training shape
+// B=8 H=16 (T=4096, softmax T=8192, d=128).
 #include "recall/gpu/device.hpp"
 #include "recall/gpu/kernels.hpp"
 #include "recall/optimized/linear_attention.hpp"
 
 #include <benchmark/benchmark.h>
+#include <cuda_bf16.h>
 #include <cuda_runtime.h>
 
+#include <cmath>
 #include <random>
 #include <string>
 #include <vector>
@@ -35,6 +43,32 @@ struct DevArray {
   }
   ~DevArray() { cudaFree(p); }
 };
+// Dense 16-bit tensor-core peak of device 0 in FLOP/s (FLOP per clock per SM x SMs x clock):
+// sm_90 4096, sm_80 / sm_87 2048, sm_86 / sm_89 1024; 0 where unknown.
+double dense_tc_peak() {
+  int dev = 0, sms = 0, khz = 0, major = 0, minor = 0;
+  cudaGetDevice(&dev);
+  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+  cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, dev);
+  cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev);
+  cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev);
+  const int cc = major * 10 + minor;
+  const double per_clk = cc == 90 ? 4096 : (cc == 80 || cc == 87) ? 2048 : (cc == 86 || cc == 89) ? 1024 : 0;
+  return per_clk * sms * khz * 1e3;
+}
+struct DevBf16 {
+  __nv_bfloat16* p = nullptr;
+  explicit DevBf16(std::size_t n, float fill_seed, float sd = 0.1f) {
+    cudaMalloc(&p, n * sizeof(__nv_bfloat16));
+    std::vector<__nv_bfloat16> h(n);
+    std::mt19937 g(static_cast<unsigned>(fill_seed * 1000));
+    std::normal_distribution<float> N(0.f, sd);
+    for (auto& x : h) x = __float2bfloat16_rn(N(g));
+    cudaMemcpy(p, h.data(), n * sizeof(__nv_bfloat16), cudaMemcpyHostToDevice);
+  }
+  ~DevBf16() { cudaFree(p); }
+};
+
 template <class Launch> void time_events(benchmark::State& st, Launch&& launch, double flops, double tokens) {
   cudaEvent_t a, b;
   cudaEventCreate(&a);
@@ -52,6 +86,8 @@ template <class Launch> void time_events(benchmark::State& st, Launch&& launch, 
   }
   st.counters["TFLOP/s"] = benchmark::Counter(flops / 1e12, benchmark::Counter::kIsIterationInvariantRate);
   st.counters["tok/s"] = benchmark::Counter(tokens, benchmark::Counter::kIsIterationInvariantRate);
+  const double peak = dense_tc_peak();
+  if (peak > 0) st.counters["frac_tc_peak"] = benchmark::Counter(flops / peak, benchmark::Counter::kIsIterationInvariantRate);
   st.SetLabel(gpu::device_name());
   cudaEventDestroy(a);
   cudaEventDestroy(b);
@@ -114,6 +150,64 @@ void BM_CpuLinearAttentionTwin(benchmark::State& st) {
   st.counters["TFLOP/s"] = benchmark::Counter(flops / 1e12, benchmark::Counter::kIsIterationInvariantRate);
   st.counters["tok/s"] = benchmark::Counter(double(a.B * a.H * a.T), benchmark::Counter::kIsIterationInvariantRate);
 }
+// ---- tensor-core rows, bf16 inputs: args {B, H, T, d} ----
+gpu::SeqDims tc_dims(benchmark::State& st) {
+  gpu::SeqDims d;
+  d.B = st.range(0), d.H = st.range(1), d.T = st.range(2), d.dk = int(st.range(3)), d.dv = int(st.range(3)), d.C = 64;
+  return d;
+}
+void BM_GpuTcLinearAttention(benchmark::State& st, bool gated) {
+  if (!have_device(st)) return;
+  const gpu::SeqDims d = tc_dims(st);
+  const std::size_t n = std::size_t(d.B * d.H * d.T) * d.dk, nb = std::size_t(d.B * d.H * d.T);
+  DevBf16 q(n, 1), k(n, 2), v(n, 3);
+  DevArray o(n, 0), g(nb, 5);
+  const gpu::LaunchPlan plan = gpu::plan_tc_linear_attention(d, gpu::device_smem_limit());
+  gpu::LaPtrs<__nv_bfloat16> p{q.p, k.p, v.p, gated ? g.p : nullptr, nullptr, o.p, nullptr};
+  const double flops = double(d.B * d.H) * 2.0 * d.T * (64.0 * d.dk + 64.0 * d.dv + 2.0 * d.dk * d.dv);
+  time_events(st, [&] { gpu::launch_tc_linear_attention(d, p, plan, nullptr); }, flops, double(d.B * d.H * d.T));
+}
+void BM_GpuTcDeltaRule(benchmark::State& st, bool gated) {
+  if (!have_device(st)) return;
+  const gpu::SeqDims d = tc_dims(st);
+  const std::size_t n = std::size_t(d.B * d.H * d.T) * d.dk, nb = std::size_t(d.B * d.H * d.T);
+  DevBf16 q(n, 1), k(n, 2), v(n, 3);
+  DevArray o(n, 0), beta(nb, 4), g(nb, 5);
+  const gpu::LaunchPlan plan = gpu::plan_tc_delta_rule(d, gpu::device_smem_limit());
+  gpu::DrPtrs<__nv_bfloat16> p{q.p, k.p, v.p, beta.p, gated ? g.p : nullptr, nullptr, o.p, nullptr};
+  const double C = 64;
+  const double flops = double(d.B * d.H) * d.T * (2.0 * C * d.dk * 2 + C * d.dv + 2.0 * d.dk * d.dv * 3);
+  time_events(st, [&] { gpu::launch_tc_delta_rule(d, p, plan, nullptr); }, flops, double(d.B * d.H * d.T));
+}
+void BM_GpuTcSoftmax(benchmark::State& st) {
+  if (!have_device(st)) return;
+  const gpu::SeqDims d = tc_dims(st);
+  const std::size_t n = std::size_t(d.B * d.H * d.T) * d.dk;
+  DevBf16 q(n, 1, 1.0f), k(n, 2, 1.0f), v(n, 3, 1.0f);
+  DevArray o(n, 0);
+  const gpu::LaunchPlan plan = gpu::plan_tc_softmax(d, gpu::device_smem_limit());
+  gpu::SmPtrs<__nv_bfloat16> p{q.p, k.p, v.p, o.p};
+  const double flops = double(d.B * d.H) * 2.0 * double(d.T) * double(d.T + 1) / 2 * (d.dk + d.dv);
+  time_events(st, [&] { gpu::launch_tc_softmax(d, p, 1.0f / std::sqrt(float(d.dk)), plan, nullptr); }, flops, double(d.B * d.H * d.T));
+}
+void BM_GpuTcUSolve(benchmark::State& st) {
+  if (!have_device(st)) return;
+  const gpu::SeqDims d = tc_dims(st);
+  const std::size_t n = std::size_t(d.B * d.H * d.T) * d.dk;
+  DevBf16 k(n, 2), v(n, 3);
+  DevArray u(n, 0);
+  const gpu::LaunchPlan plan = gpu::plan_tc_u_solve(d, gpu::device_smem_limit());
+  gpu::UsPtrs<__nv_bfloat16> p{k.p, v.p, nullptr, u.p};
+  const double flops = double(d.B * d.H) * double(d.T) * double(d.T) * (d.dk + d.dv);
+  time_events(st, [&] { gpu::launch_tc_u_solve(d, p, 1.0f / 16, plan, nullptr); }, flops, double(d.B * d.H * d.T));
+}
+BENCHMARK_CAPTURE(BM_GpuTcLinearAttention, ungated, false)->Args({1, 4, 4096, 128})->Args({8, 16, 4096, 128})->UseManualTime();
+BENCHMARK_CAPTURE(BM_GpuTcLinearAttention, gated, true)->Args({8, 16, 4096, 128})->UseManualTime();
+BENCHMARK_CAPTURE(BM_GpuTcDeltaRule, ungated, false)->Args({1, 4, 4096, 128})->Args({8, 16, 4096, 128})->UseManualTime();
+BENCHMARK_CAPTURE(BM_GpuTcDeltaRule, gated, true)->Args({8, 16, 4096, 128})->UseManualTime();
+BENCHMARK(BM_GpuTcSoftmax)->Args({1, 4, 8192, 128})->Args({8, 16, 8192, 128})->UseManualTime();
+BENCHMARK(BM_GpuTcUSolve)->Args({1, 4, 8192, 128})->Args({8, 16, 4096, 128})->UseManualTime();
+
 BENCHMARK(BM_GpuLinearAttention)->ArgsProduct({{4096, 16384}, {64, 128}})->UseManualTime();
 BENCHMARK(BM_GpuDeltaRule)->ArgsProduct({{4096, 16384}, {64, 128}})->UseManualTime();
 BENCHMARK(BM_GpuSoftmax)->ArgsProduct({{512, 2048, 8192}, {64, 128}})->UseManualTime();

@@ -7,6 +7,7 @@
 #include <cuda_runtime.h>
 
 #include <stdexcept>
+#include <type_traits>
 #include <string>
 #include <vector>
 
@@ -90,7 +91,7 @@ void download(float* h, const DBuf<float>& d) {
   if (h && d.n) cuda_check(cudaMemcpy(h, d.p, d.n * sizeof(float), cudaMemcpyDeviceToHost), "cudaMemcpy D2H");
 }
 
-template <class In> void run_la(const opt::LinearAttentionArgs<float>& a, const SeqDims& d) {
+template <class In> void run_la(const opt::LinearAttentionArgs<float>& a, const SeqDims& d, bool tc) {
   const std::size_t nq = std::size_t(d.B * d.H * d.T) * d.dk, nv = std::size_t(d.B * d.H * d.T) * d.dv,
                     ng = std::size_t(d.B * d.H * d.T), ns = std::size_t(d.B * d.H) * d.dv * d.dk;
   DBuf<In> q(nq), k(nq), v(nv);
@@ -102,14 +103,23 @@ template <class In> void run_la(const opt::LinearAttentionArgs<float>& a, const 
   upload_opt(s0, a.s0);
   poison(o);
   poison(sf);
-  const LaunchPlan plan = plan_linear_attention(d, d.C, device_smem_limit());
   LaPtrs<In> p{q.p, k.p, v.p, g.p, s0.p, o.p, sf.p};
+  if constexpr (!std::is_same_v<In, float>) {
+    if (tc) {
+      launch_tc_linear_attention<In>(d, p, plan_tc_linear_attention(d, device_smem_limit()), nullptr);
+      cuda_check(cudaDeviceSynchronize(), "tensor-core linear attention kernel");
+      download(a.o, o);
+      download(a.s_final, sf);
+      return;
+    }
+  }
+  const LaunchPlan plan = plan_linear_attention(d, d.C, device_smem_limit());
   launch_linear_attention<In>(d, p, plan, nullptr);
   cuda_check(cudaDeviceSynchronize(), "linear attention kernel");
   download(a.o, o);
   download(a.s_final, sf);
 }
-template <class In> void run_dr(const DeltaRuleArgs& a, const SeqDims& d) {
+template <class In> void run_dr(const DeltaRuleArgs& a, const SeqDims& d, bool tc) {
   const std::size_t nq = std::size_t(d.B * d.H * d.T) * d.dk, nv = std::size_t(d.B * d.H * d.T) * d.dv,
                     ng = std::size_t(d.B * d.H * d.T), ns = std::size_t(d.B * d.H) * d.dv * d.dk;
   DBuf<In> q(nq), k(nq), v(nv);
@@ -122,14 +132,23 @@ template <class In> void run_dr(const DeltaRuleArgs& a, const SeqDims& d) {
   upload_opt(s0, a.s0);
   poison(o);
   poison(sf);
-  const LaunchPlan plan = plan_delta_rule(d, d.C, device_smem_limit());
   DrPtrs<In> p{q.p, k.p, v.p, b.p, g.p, s0.p, o.p, sf.p};
+  if constexpr (!std::is_same_v<In, float>) {
+    if (tc) {
+      launch_tc_delta_rule<In>(d, p, plan_tc_delta_rule(d, device_smem_limit()), nullptr);
+      cuda_check(cudaDeviceSynchronize(), "tensor-core delta rule kernel");
+      download(a.o, o);
+      download(a.s_final, sf);
+      return;
+    }
+  }
+  const LaunchPlan plan = plan_delta_rule(d, d.C, device_smem_limit());
   launch_delta_rule<In>(d, p, plan, nullptr);
   cuda_check(cudaDeviceSynchronize(), "delta rule kernel");
   download(a.o, o);
   download(a.s_final, sf);
 }
-template <class In> void run_sm(const SoftmaxArgs& a, const SeqDims& d) {
+template <class In> void run_sm(const SoftmaxArgs& a, const SeqDims& d, bool tc) {
   const std::size_t nq = std::size_t(d.B * d.H * d.T) * d.dk, nv = std::size_t(d.B * d.H * d.T) * d.dv;
   DBuf<In> q(nq), k(nq), v(nv);
   DBuf<float> o(nv);
@@ -137,14 +156,22 @@ template <class In> void run_sm(const SoftmaxArgs& a, const SeqDims& d) {
   upload(k, a.k);
   upload(v, a.v);
   poison(o);
-  const LaunchPlan plan = plan_softmax(d, a.tile, device_smem_limit());
   SmPtrs<In> p{q.p, k.p, v.p, o.p};
+  if constexpr (!std::is_same_v<In, float>) {
+    if (tc) {
+      launch_tc_softmax<In>(d, p, a.scale, plan_tc_softmax(d, device_smem_limit()), nullptr);
+      cuda_check(cudaDeviceSynchronize(), "tensor-core softmax kernel");
+      download(a.o, o);
+      return;
+    }
+  }
+  const LaunchPlan plan = plan_softmax(d, a.tile, device_smem_limit());
   launch_softmax<In>(d, p, a.scale, plan, nullptr);
   cuda_check(cudaDeviceSynchronize(), "softmax kernel");
   download(a.o, o);
 }
 
-template <class In> void run_us(const USolveArgs& a, const SeqDims& d) {
+template <class In> void run_us(const USolveArgs& a, const SeqDims& d, bool tc) {
   const std::size_t nk = std::size_t(d.B * d.H * d.T) * d.dk, nv = std::size_t(d.B * d.H * d.T) * d.dv,
                     nb = std::size_t(d.B * d.H * d.T);
   DBuf<In> k(nk), v(nv);
@@ -153,14 +180,38 @@ template <class In> void run_us(const USolveArgs& a, const SeqDims& d) {
   upload(v, a.v);
   upload_opt(b, a.beta);
   poison(u);
-  const LaunchPlan plan = plan_u_solve(d, d.C, device_smem_limit());
   UsPtrs<In> p{k.p, v.p, b.p, u.p};
+  if constexpr (!std::is_same_v<In, float>) {
+    if (tc) {
+      launch_tc_u_solve<In>(d, p, 1.0f / a.tau, plan_tc_u_solve(d, device_smem_limit()), nullptr);
+      cuda_check(cudaDeviceSynchronize(), "tensor-core u-solve kernel");
+      download(a.u, u);
+      return;
+    }
+  }
+  const LaunchPlan plan = plan_u_solve(d, d.C, device_smem_limit());
   launch_u_solve<In>(d, p, 1.0f / a.tau, plan, nullptr);
   cuda_check(cudaDeviceSynchronize(), "u-solve kernel");
   download(a.u, u);
 }
 
+// Resolves Engine::automatic; the tensor-core engine takes 16-bit storage only.
+bool use_tc(Storage in, Engine e, const char* who) {
+  if (e == Engine::tensor_core && in == Storage::f32)
+    throw std::invalid_argument(std::string(who) + ": the tensor-core engine takes bf16 or f16 storage, not f32");
+  return e == Engine::tensor_core || (e == Engine::automatic && in != Storage::f32);
+}
+
 }  // namespace
+
+const char* engine_name(Engine e) {
+  switch (e) {
+    case Engine::automatic: return "automatic";
+    case Engine::simt: return "simt";
+    case Engine::tensor_core: return "tensor_core";
+  }
+  return "?";
+}
 
 const char* storage_name(Storage s) {
   switch (s) {
@@ -216,39 +267,43 @@ RECALL_GPU_INSTANTIATE(float)
 RECALL_GPU_INSTANTIATE(__half)
 RECALL_GPU_INSTANTIATE(__nv_bfloat16)
 
-void linear_attention_chunked(const opt::LinearAttentionArgs<float>& a, Storage in) {
+void linear_attention_chunked(const opt::LinearAttentionArgs<float>& a, Storage in, Engine e) {
   const SeqDims d = checked_dims(a.B, a.H, a.T, a.dk, a.dv, a.chunk, a.q, a.k, a.v, a.o, "gpu::linear_attention_chunked");
+  const bool tc = use_tc(in, e, "gpu::linear_attention_chunked");
   switch (in) {
-    case Storage::f32: run_la<float>(a, d); break;
-    case Storage::f16: run_la<__half>(a, d); break;
-    case Storage::bf16: run_la<__nv_bfloat16>(a, d); break;
+    case Storage::f32: run_la<float>(a, d, tc); break;
+    case Storage::f16: run_la<__half>(a, d, tc); break;
+    case Storage::bf16: run_la<__nv_bfloat16>(a, d, tc); break;
   }
 }
-void delta_rule_chunked(const DeltaRuleArgs& a, Storage in) {
+void delta_rule_chunked(const DeltaRuleArgs& a, Storage in, Engine e) {
   const SeqDims d = checked_dims(a.B, a.H, a.T, a.dk, a.dv, a.chunk, a.q, a.k, a.v, a.o, "gpu::delta_rule_chunked");
   if (!a.beta) throw std::invalid_argument("gpu::delta_rule_chunked: beta must not be null");
+  const bool tc = use_tc(in, e, "gpu::delta_rule_chunked");
   switch (in) {
-    case Storage::f32: run_dr<float>(a, d); break;
-    case Storage::f16: run_dr<__half>(a, d); break;
-    case Storage::bf16: run_dr<__nv_bfloat16>(a, d); break;
+    case Storage::f32: run_dr<float>(a, d, tc); break;
+    case Storage::f16: run_dr<__half>(a, d, tc); break;
+    case Storage::bf16: run_dr<__nv_bfloat16>(a, d, tc); break;
   }
 }
-void softmax_attention_tiled(const SoftmaxArgs& a, Storage in) {
+void softmax_attention_tiled(const SoftmaxArgs& a, Storage in, Engine e) {
   const SeqDims d = checked_dims(a.B, a.H, a.T, a.dk, a.dv, a.tile, a.q, a.k, a.v, a.o, "gpu::softmax_attention_tiled");
+  const bool tc = use_tc(in, e, "gpu::softmax_attention_tiled");
   switch (in) {
-    case Storage::f32: run_sm<float>(a, d); break;
-    case Storage::f16: run_sm<__half>(a, d); break;
-    case Storage::bf16: run_sm<__nv_bfloat16>(a, d); break;
+    case Storage::f32: run_sm<float>(a, d, tc); break;
+    case Storage::f16: run_sm<__half>(a, d, tc); break;
+    case Storage::bf16: run_sm<__nv_bfloat16>(a, d, tc); break;
   }
 }
 
-void u_solve_chunked(const USolveArgs& a, Storage in) {
+void u_solve_chunked(const USolveArgs& a, Storage in, Engine e) {
   const SeqDims d = checked_dims(a.B, a.H, a.T, a.dk, a.dv, a.chunk, a.k, a.k, a.v, a.u, "gpu::u_solve_chunked");
   if (!(a.tau > 0)) throw std::invalid_argument("gpu::u_solve_chunked: tau must be > 0");
+  const bool tc = use_tc(in, e, "gpu::u_solve_chunked");
   switch (in) {
-    case Storage::f32: run_us<float>(a, d); break;
-    case Storage::f16: run_us<__half>(a, d); break;
-    case Storage::bf16: run_us<__nv_bfloat16>(a, d); break;
+    case Storage::f32: run_us<float>(a, d, tc); break;
+    case Storage::f16: run_us<__half>(a, d, tc); break;
+    case Storage::bf16: run_us<__nv_bfloat16>(a, d, tc); break;
   }
 }
 

@@ -1,5 +1,6 @@
 // Launch plans of the gpu/ kernels (host code, no CUDA: tested on machines without a GPU).
 #include "recall/gpu/programs.hpp"
+#include "recall/gpu/tc_programs.hpp"
 
 #include <stdexcept>
 #include <string>
@@ -50,6 +51,50 @@ LaunchPlan plan_u_solve(const SeqDims& d, int c_max, std::size_t smem_limit) {
   return fit(d, c_max, smem_limit, "plan_u_solve", [&](int C) {
     return LaunchPlan{d.B * d.H, threads_for(i64(C) * d.dv), UsLayout{d.dk, d.dv, C}.floats() * sizeof(float), C, 0, 0};
   });
+}
+
+namespace {
+void check_tc(const SeqDims& d, const char* who) {
+  check(d, who);
+  if (d.dk > kTcMaxDk)
+    throw std::invalid_argument(std::string(who) + ": dk = " + std::to_string(d.dk) + " exceeds the tensor-core programs' limit " +
+                                std::to_string(kTcMaxDk));
+}
+// One block per (head, value tile): the widest tile of 64 / 32 / 16 columns that fits.
+template <class Bytes> LaunchPlan tc_value_tiled(const SeqDims& d, std::size_t smem_limit, const char* who, Bytes&& bytes) {
+  check_tc(d, who);
+  const int widest = pad16(d.dv) < 64 ? pad16(d.dv) : 64;
+  for (int vt = widest; vt >= 16; vt /= 2) {
+    if (vt % 16) continue;
+    const std::size_t b = bytes(vt);
+    if (b <= smem_limit) {
+      LaunchPlan p{d.B * d.H * ((d.dv + vt - 1) / vt), kTcThreads, b, kTcC, 0, 0};
+      p.vt = vt;
+      return p;
+    }
+  }
+  throw std::invalid_argument(std::string(who) + ": dk = " + std::to_string(d.dk) + " does not fit the shared memory of one block (" +
+                              std::to_string(smem_limit) + " bytes) even with a 16-column value tile");
+}
+}  // namespace
+
+LaunchPlan plan_tc_linear_attention(const SeqDims& d, std::size_t smem_limit) {
+  return tc_value_tiled(d, smem_limit, "plan_tc_linear_attention", [&](int vt) { return TcSeqLayout(d.dk, vt, false).bytes; });
+}
+LaunchPlan plan_tc_delta_rule(const SeqDims& d, std::size_t smem_limit) {
+  return tc_value_tiled(d, smem_limit, "plan_tc_delta_rule", [&](int vt) { return TcSeqLayout(d.dk, vt, true).bytes; });
+}
+LaunchPlan plan_tc_u_solve(const SeqDims& d, std::size_t smem_limit) {
+  return tc_value_tiled(d, smem_limit, "plan_tc_u_solve", [&](int vt) { return TcUsLayout(d.dk, vt).bytes; });
+}
+LaunchPlan plan_tc_softmax(const SeqDims& d, std::size_t smem_limit) {
+  check_tc(d, "plan_tc_softmax");
+  const std::size_t b = TcSmLayout(d.dk, d.dv).bytes;
+  if (b > smem_limit)
+    throw std::invalid_argument("plan_tc_softmax: dk = " + std::to_string(d.dk) + ", dv = " + std::to_string(d.dv) +
+                                " need " + std::to_string(b) + " bytes of shared memory, more than " + std::to_string(smem_limit));
+  LaunchPlan p{d.B * d.H * ((d.T + kTcC - 1) / kTcC), kTcSmThreads, b, 0, kTcC, kTcC};
+  return p;
 }
 
 SeqDims checked_dims(int B, int H, int T, int dk, int dv, int chunk, const void* q, const void* k, const void* v, const void* o,

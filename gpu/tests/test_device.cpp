@@ -42,6 +42,94 @@ void dev_us(const SeqDims& d, const UsPtrs<float>& p, float inv_tau, int) {
   u_solve_chunked(a);
 }
 
+// Tensor-core kernels (Engine::tensor_core): inputs already rounded to the storage type by the harness.
+Storage storage_of(Precision p) { return p == Precision::bf16 ? Storage::bf16 : Storage::f16; }
+LaRunner tc_la(Precision prec) {
+  return [prec](const SeqDims& d, const LaPtrs<float>& p, int) {
+    opt::LinearAttentionArgs<float> a;
+    a.B = int(d.B), a.H = int(d.H), a.T = int(d.T), a.dk = d.dk, a.dv = d.dv, a.chunk = 64;
+    a.q = p.q, a.k = p.k, a.v = p.v, a.log_gate = p.log_gate, a.s0 = p.s0, a.o = p.o, a.s_final = p.s_final;
+    linear_attention_chunked(a, storage_of(prec), Engine::tensor_core);
+  };
+}
+DrRunner tc_dr(Precision prec) {
+  return [prec](const SeqDims& d, const DrPtrs<float>& p, int) {
+    DeltaRuleArgs a;
+    a.B = int(d.B), a.H = int(d.H), a.T = int(d.T), a.dk = d.dk, a.dv = d.dv, a.chunk = 64;
+    a.q = p.q, a.k = p.k, a.v = p.v, a.beta = p.beta, a.log_alpha = p.log_gate, a.s0 = p.s0, a.o = p.o, a.s_final = p.s_final;
+    delta_rule_chunked(a, storage_of(prec), Engine::tensor_core);
+  };
+}
+SmRunner tc_sm(Precision prec) {
+  return [prec](const SeqDims& d, const SmPtrs<float>& p, float scale, int) {
+    SoftmaxArgs a;
+    a.B = int(d.B), a.H = int(d.H), a.T = int(d.T), a.dk = d.dk, a.dv = d.dv, a.tile = 64;
+    a.q = p.q, a.k = p.k, a.v = p.v, a.o = p.o, a.scale = scale;
+    softmax_attention_tiled(a, storage_of(prec), Engine::tensor_core);
+  };
+}
+UsRunner tc_us(Precision prec) {
+  return [prec](const SeqDims& d, const UsPtrs<float>& p, float inv_tau, int) {
+    USolveArgs a;
+    a.B = int(d.B), a.H = int(d.H), a.T = int(d.T), a.dk = d.dk, a.dv = d.dv, a.chunk = 64;
+    a.k = p.k, a.v = p.v, a.beta = p.beta, a.u = p.u, a.tau = 1.0f / inv_tau;
+    u_solve_chunked(a, storage_of(prec), Engine::tensor_core);
+  };
+}
+const Precision kHalf[] = {Precision::bf16, Precision::f16};
+std::vector<Case> tc_cases() {
+  std::vector<Case> cs = kCases;
+  cs.push_back({1, 1, 200, 128, 128, 64, 0, true});  // production head size, 8-row tail
+  cs.push_back({2, 2, 333, 64, 96, 64, 0, true});     // value tiles of 64 + 32, 13-row tail
+  return cs;
+}
+
+TEST(GpuDevice, TensorCoreLinearAttentionMatchesReference) {
+  RECALL_NEED_DEVICE();
+  for (Precision p : kHalf)
+    for (const Case& c : tc_cases()) {
+      check_linear_attention("linear_attention", c, GateKind::uniform, tc_la(p), p);
+      check_linear_attention("gated_linear_attention", c, GateKind::zeros_mixed, tc_la(p), p);
+    }
+}
+TEST(GpuDevice, TensorCoreDeltaRuleMatchesReference) {
+  RECALL_NEED_DEVICE();
+  for (Precision p : kHalf)
+    for (const Case& c : tc_cases()) {
+      check_delta_rule(c, false, tc_dr(p), true, p);
+      check_delta_rule(c, true, tc_dr(p), true, p);
+    }
+}
+TEST(GpuDevice, TensorCoreSoftmaxMatchesReference) {
+  RECALL_NEED_DEVICE();
+  for (Precision p : kHalf)
+    for (const Case& c : tc_cases()) {
+      check_softmax(c, 1.0f / std::sqrt(float(c.dk)), tc_sm(p), p);
+      check_softmax(c, 60.0f, tc_sm(p), p);
+    }
+}
+TEST(GpuDevice, TensorCoreUSolveMatchesForwardSubstitution) {
+  RECALL_NEED_DEVICE();
+  // beta <= 0.1 and the bf16 vacuity limit of 11%: see gpu/tests/test_tc_programs.cpp
+  for (Precision p : kHalf)
+    for (const Case& c : tc_cases()) check_u_solve(c, 0.3, tc_us(p), true, p, 1.0, 0.1, p == Precision::bf16 ? 0.11 : 0.0);
+}
+TEST(GpuDevice, TensorCoreBudgetRejectsFivePercentErrors) {
+  RECALL_NEED_DEVICE();
+  const Case c = kCases[6];
+  check_linear_attention("gated_linear_attention", c, GateKind::uniform, tc_la(Precision::bf16), Precision::bf16, false, 1.05);
+  check_delta_rule(c, true, tc_dr(Precision::bf16), false, Precision::bf16, 1.05);
+  check_softmax(c, 0.2f, tc_sm(Precision::bf16), Precision::bf16, false, 1.05);
+  check_u_solve(c, 0.3, tc_us(Precision::f16), false, Precision::f16, 1.05, 0.1);
+}
+// A sequence in the thousands at a production head size (one head: the MP oracle is the cost).
+TEST(GpuDevice, TensorCoreLongSequenceBf16) {
+  RECALL_NEED_DEVICE();
+  const Case c{1, 1, 1000, 128, 128, 64, 0, true};
+  check_delta_rule(c, true, tc_dr(Precision::bf16), true, Precision::bf16);
+  check_softmax(c, 1.0f / std::sqrt(128.0f), tc_sm(Precision::bf16), Precision::bf16);
+}
+
 TEST(GpuDevice, SmokeKernelRoundTrip) {
   RECALL_NEED_DEVICE();
   EXPECT_EQ(smoke_test(1000003), 0);

@@ -8,6 +8,7 @@
 #include "recall/gpu/kernels.hpp"
 #endif
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -18,7 +19,10 @@ namespace {
 std::vector<float> f32(const Tensor& t) { return std::vector<float>(t.data.begin(), t.data.end()); }
 Tensor back(std::vector<std::int64_t> shape, const std::vector<float>& v) { return Tensor{std::move(shape), {v.begin(), v.end()}}; }
 
-TensorMap run_linear(const TensorMap& in, bool gated) {
+// Storage of a registry row: the inputs a 16-bit row receives are exact in its format already.
+gpu::Storage storage_of(Precision p) { return p == Precision::bf16 ? gpu::Storage::bf16 : p == Precision::f16 ? gpu::Storage::f16 : gpu::Storage::f32; }
+
+TensorMap run_linear(const TensorMap& in, bool gated, Precision p = Precision::f32) {
   const Tensor& q = in.at("q");
   const Tensor& v = in.at("v");
   opt::LinearAttentionArgs<float> a;
@@ -29,10 +33,12 @@ TensorMap run_linear(const TensorMap& in, bool gated) {
   if (in.count("s0")) s0 = f32(in.at("s0"));
   a.q = qq.data(), a.k = kk.data(), a.v = vv.data(), a.log_gate = gated ? g.data() : nullptr;
   a.s0 = s0.empty() ? nullptr : s0.data(), a.o = o.data(), a.s_final = sf.data(), a.chunk = 64;
-  gpu::linear_attention_chunked(a);
-  return {{"o", back({a.B, a.H, a.T, a.dv}, o)}, {"s_final", back({a.B, a.H, a.dv, a.dk}, sf)}};
+  gpu::linear_attention_chunked(a, storage_of(p));
+  TensorMap out{{"o", back({a.B, a.H, a.T, a.dv}, o)}, {"s_final", back({a.B, a.H, a.dv, a.dk}, sf)}};
+  if (is_half(p)) round_to(out, p);
+  return out;
 }
-TensorMap run_delta(const TensorMap& in, bool gated) {
+TensorMap run_delta(const TensorMap& in, bool gated, Precision p = Precision::f32) {
   const Tensor& q = in.at("q");
   const Tensor& v = in.at("v");
   gpu::DeltaRuleArgs a;
@@ -43,8 +49,25 @@ TensorMap run_delta(const TensorMap& in, bool gated) {
   if (in.count("s0")) s0 = f32(in.at("s0"));
   a.q = qq.data(), a.k = kk.data(), a.v = vv.data(), a.beta = bb.data(), a.log_alpha = gated ? g.data() : nullptr;
   a.s0 = s0.empty() ? nullptr : s0.data(), a.o = o.data(), a.s_final = sf.data(), a.chunk = 64;
-  gpu::delta_rule_chunked(a);
-  return {{"o", back({a.B, a.H, a.T, a.dv}, o)}, {"s_final", back({a.B, a.H, a.dv, a.dk}, sf)}};
+  gpu::delta_rule_chunked(a, storage_of(p));
+  TensorMap out{{"o", back({a.B, a.H, a.T, a.dv}, o)}, {"s_final", back({a.B, a.H, a.dv, a.dk}, sf)}};
+  if (is_half(p)) round_to(out, p);
+  return out;
+}
+TensorMap run_softmax(const TensorMap& in, Precision p) {
+  const Tensor& q = in.at("q");
+  const Tensor& v = in.at("v");
+  gpu::SoftmaxArgs a;
+  a.B = int(q.shape[0]), a.H = int(q.shape[1]), a.T = int(q.shape[2]), a.dk = int(q.shape[3]), a.dv = int(v.shape[3]);
+  auto qq = f32(q), kk = f32(in.at("k")), vv = f32(v);
+  std::vector<float> o(std::size_t(a.B) * a.H * a.T * a.dv);
+  const auto sc = in.find("scale");
+  a.scale = sc == in.end() ? float(1.0 / std::sqrt(double(a.dk))) : float(sc->second.data[0]);
+  a.q = qq.data(), a.k = kk.data(), a.v = vv.data(), a.o = o.data();
+  gpu::softmax_attention_tiled(a, storage_of(p));
+  TensorMap out{{"o", back({a.B, a.H, a.T, a.dv}, o)}};
+  if (is_half(p)) round_to(out, p);
+  return out;
 }
 }  // namespace
 
@@ -61,6 +84,20 @@ void register_gpu_implementations(Registry& r) {
          "gpu/ WY/UT block program, fp32"});
   r.add({"gated_delta_rule", "cuda.chunked", dev, Precision::f32, [](const TensorMap& in) { return run_delta(in, true); },
          "gpu/ WY/UT block program, fp32"});
+  // tensor-core programs (gpu/include/recall/gpu/tc_programs.hpp): 16-bit operands, fp32 accumulation
+  for (Precision p : {Precision::bf16, Precision::f16}) {
+    const std::string fmt = precision_name(p);
+    r.add({"linear_attention", "cuda.tc", dev, p, [p](const TensorMap& in) { return run_linear(in, false, p); },
+           "gpu/ tensor-core chunked program, " + fmt + " operands, fp32 accumulation, outputs rounded to " + fmt});
+    r.add({"gated_linear_attention", "cuda.tc", dev, p, [p](const TensorMap& in) { return run_linear(in, true, p); },
+           "gpu/ tensor-core chunked program, " + fmt + " operands, fp32 accumulation, outputs rounded to " + fmt});
+    r.add({"delta_rule", "cuda.tc", dev, p, [p](const TensorMap& in) { return run_delta(in, false, p); },
+           "gpu/ tensor-core WY/UT program (fp32 substitution), " + fmt + " operands, outputs rounded to " + fmt});
+    r.add({"gated_delta_rule", "cuda.tc", dev, p, [p](const TensorMap& in) { return run_delta(in, true, p); },
+           "gpu/ tensor-core WY/UT program (fp32 substitution), " + fmt + " operands, outputs rounded to " + fmt});
+    r.add({"softmax_attention", "cuda.tc", dev, p, [p](const TensorMap& in) { return run_softmax(in, p); },
+           "gpu/ FlashAttention-2-style tensor-core program, " + fmt + " operands, fp32 accumulation, outputs rounded to " + fmt});
+  }
 }
 #else
 bool gpu_available(std::string* why) {

@@ -5,16 +5,32 @@
 #pragma once
 
 #include "recall/gpu/programs.hpp"
+#include "recall/gpu/tc_programs.hpp"
+
+#include <cstring>
 
 #include <limits>
 #include <vector>
 
 namespace recall::gpu {
 
+// A warp of the emulated block: each(g) runs g(lane) for the 32 lanes in turn (a warp-synchronous
+// step; the device runs them together and then __syncwarp()s).
+struct HostWarp {
+  template <class G> void each(G&& g) {
+    for (int lane = 0; lane < 32; ++lane) g(lane);
+  }
+};
 struct HostCtx {
   int nt;
   template <class F> void phase(F&& f) {
     for (int tid = 0; tid < nt; ++tid) f(tid, nt);
+  }
+  // A warp phase: f(warp, nwarps, W) for every warp in turn (the tensor-core programs).
+  template <class F> void warps(F&& f) {
+    HostWarp w;
+    const int nw = nt / 32 > 0 ? nt / 32 : 1;
+    for (int wid = 0; wid < nw; ++wid) f(wid, nw, w);
   }
 };
 
@@ -44,6 +60,31 @@ inline void emulate_softmax(const SeqDims& d, const SmPtrs<float>& p, float scal
 }
 inline void emulate_u_solve(const SeqDims& d, const UsPtrs<float>& p, float inv_tau, const LaunchPlan& plan, int threads = 0) {
   emulate(plan, threads, [&](HostCtx& c, float* sm, i64 b) { u_solve_program(c, sm, with_chunk(d, plan.C), inv_tau, p, b); });
+}
+
+// Tensor-core programs: byte-addressed shared memory, all bytes 0xff first (a NaN in every fp32,
+// bf16 and f16 slot), operands of type Op (hbf16 / hf16: the device's bit patterns).
+template <class Program> void emulate_bytes(const LaunchPlan& plan, int threads, Program&& program) {
+  HostCtx ctx{threads ? threads : plan.threads};
+  std::vector<double> store((plan.smem_bytes + sizeof(double) - 1) / sizeof(double));
+  auto* sm = reinterpret_cast<unsigned char*>(store.data());
+  for (i64 blk = 0; blk < plan.grid; ++blk) {
+    std::memset(sm, 0xff, store.size() * sizeof(double));
+    program(ctx, sm, blk);
+  }
+}
+template <class Op> void emulate_tc_linear_attention(const SeqDims& d, const LaPtrs<Op>& p, const LaunchPlan& plan, int threads = 0) {
+  emulate_bytes(plan, threads, [&](HostCtx& c, unsigned char* sm, i64 b) { tc_linear_attention_program(c, sm, d, plan.vt, p, b); });
+}
+template <class Op> void emulate_tc_delta_rule(const SeqDims& d, const DrPtrs<Op>& p, const LaunchPlan& plan, int threads = 0) {
+  emulate_bytes(plan, threads, [&](HostCtx& c, unsigned char* sm, i64 b) { tc_delta_rule_program(c, sm, d, plan.vt, p, b); });
+}
+template <class Op> void emulate_tc_softmax(const SeqDims& d, const SmPtrs<Op>& p, float scale, const LaunchPlan& plan, int threads = 0) {
+  emulate_bytes(plan, threads, [&](HostCtx& c, unsigned char* sm, i64 b) { tc_softmax_program(c, sm, d, scale, p, b); });
+}
+template <class Op>
+void emulate_tc_u_solve(const SeqDims& d, const UsPtrs<Op>& p, float inv_tau, const LaunchPlan& plan, int threads = 0) {
+  emulate_bytes(plan, threads, [&](HostCtx& c, unsigned char* sm, i64 b) { tc_u_solve_program(c, sm, d, plan.vt, inv_tau, p, b); });
 }
 
 }  // namespace recall::gpu

@@ -31,8 +31,8 @@ using i64 = std::int64_t;
 
 RECALL_HD inline float to_f32(float x) { return x; }
 #if defined(__CUDACC__)
-__device__ inline float to_f32(__half x) { return __half2float(x); }
-__device__ inline float to_f32(__nv_bfloat16 x) { return __bfloat162float(x); }
+RECALL_HD inline float to_f32(__half x) { return __half2float(x); }
+RECALL_HD inline float to_f32(__nv_bfloat16 x) { return __bfloat162float(x); }
 RECALL_HD inline float f32_exp(float x) { return ::expf(x); }
 #else
 }  // namespace recall::gpu
@@ -482,6 +482,7 @@ struct LaunchPlan {
   int threads = 0;           // threads per block
   std::size_t smem_bytes = 0;
   int C = 0, Bq = 0, Bk = 0;  // chunk / tile sizes chosen
+  int vt = 0;                 // value-tile width (tensor-core programs: one block per head x value tile)
 };
 // Largest chunk C <= c_max (a power of two >= 1) whose shared memory fits smem_limit bytes.
 // Throws std::invalid_argument when even C = 1 does not fit (dk*dv too large for one block).

@@ -1,0 +1,502 @@
+// Tensor-core block programs of gpu/ (bf16 / f16 storage, fp32 accumulation), written once for the
+// device (gpu/src/tc_kernels.cu) and the host emulator (emulate.hpp), like programs.hpp.
+//
+// Structure (the production chunked kernels' parallel structure, FlashAttention-2's online softmax):
+//  * linear attention / delta rule: one block per (head, value tile of DVT columns), so that
+//    B*H*ceil(dv/DVT) blocks fill the machine; the block walks the chunks of C = 64 rows in order,
+//    holding its slice S[:, j0:j0+DVT] of the state in fp32 shared memory. Every chunk-level product
+//    (Q K^T, K K^T, Q S, K S, P V, K^T V) is a tensor-core GEMM with 16-bit operands and fp32
+//    accumulation (tc.hpp); the delta rule's unit-lower-triangular WY/UT system is solved in fp32 by
+//    forward substitution (one thread per value column), as the SIMT program does.
+//  * causal softmax: one block per (head, 64-row query tile), 4 warps of 16 rows; per key tile
+//    S = Q K^T on tensor cores, the online max/sum in fp32, P rounded to the storage type for the
+//    P V product. The row sum l adds the ROUNDED probabilities, so o is an exact convex combination
+//    of the values (equal logits give exactly the stored value).
+//  * u-solve: one block per (head, value tile); earlier chunks enter through tensor-core GEMMs (the
+//    kernel matrix A = beta exp(K_c K_p^T / tau) in fp32, applied to U_p with TF32 operands: fp32
+//    range, since the exponential kernel overflows f16), the chunk's own system by substitution.
+//
+// Intermediate operands rounded to the storage type: the decayed scores P, the corrections Delta
+// (delta rule), w_i v_i, and the state S for the Q S / K S products (S itself is kept in fp32). The
+// error budget's sensitivity term, taken at the storage precision, bounds what such roundings may
+// cost; the tests judge every kernel against the MP oracle under that budget.
+//
+// Gates: the chunk-local log-gate prefix is summed in double, reset at a gate of -inf (a reset:
+// everything before it is forgotten), and decays are exp(pre[t] - pre[i]) within a segment and 0
+// across a reset -- never inf - inf, so zero gates give zeros, not NaN.
+#pragma once
+
+#include "recall/gpu/programs.hpp"
+#include "recall/gpu/tc.hpp"
+
+namespace recall::gpu {
+
+constexpr int kTcC = 64;          // chunk / tile rows of every fast program
+constexpr int kTcMaxDk = 256;     // largest head dimension of the fast programs
+constexpr int kTcLdS = kTcC + 4;  // fp32 64-wide scratch rows
+constexpr int kTcLdP = kTcC + 8;  // 16-bit 64-wide rows
+
+// ---- gates ---------------------------------------------------------------------------------------
+RECALL_HD inline float tc_decay(const double* pre, const int* rst, int i, int t) {
+  return rst[t] > i ? 0.0f : f32_exp(float(pre[t] - pre[i]));
+}
+// One thread: pre[t] = sum of lg over (last reset, t], rst[t] = last t' <= t with lg = -inf (else -1);
+// eb[t] = exp(sum_{j<=t} lg_j); w[i] = exp(sum_{j=i+1}^{n-1} lg_j).
+RECALL_HD inline void tc_gate_prep(const float* log_gate, const SeqDims& d, i64 bh, i64 c0, int n, double* pre, int* rst, float* eb,
+                                   float* w) {
+  double acc = 0;
+  int r = -1;
+  for (int t = 0; t < n; ++t) {
+    const float g = log_gate ? log_gate[row_offset(bh, d.T, c0 + t, 1)] : 0.0f;
+    if (g == kNegInf) {
+      r = t;
+      acc = 0;
+    } else {
+      acc += double(g);
+    }
+    pre[t] = acc;
+    rst[t] = r;
+  }
+  for (int t = 0; t < n; ++t) eb[t] = rst[t] >= 0 ? 0.0f : f32_exp(float(pre[t]));
+  for (int i = 0; i < n; ++i) w[i] = tc_decay(pre, rst, i, n - 1);
+}
+
+// dst[r][c] (ld) for r < rows_pad, c < cols_pad: src[row0 + r width + col0 + c] inside rows x cols, else 0.
+template <class Op>
+RECALL_HD void tc_load(int tid, int nt, Op* dst, int ld, int rows_pad, int cols_pad, const Op* src, i64 row0, int width, int rows,
+                       int col0, int cols) {
+  for (int e = tid; e < rows_pad * cols_pad; e += nt) {
+    const int r = e / cols_pad, c = e % cols_pad;
+    dst[i64(r) * ld + c] = (r < rows && c < cols) ? src[row0 + i64(r) * width + col0 + c] : op_from<Op>(0.0f);
+  }
+}
+
+// ---- linear attention and delta rule: one block per (head, value tile) --------------------------
+struct TcSeqLayout {
+  int dk = 0, DKP = 0, DVT = 0, ldk = 0, ldt = 0, ldt4 = 0;
+  // byte offsets
+  std::size_t Q = 0, K = 0, V = 0, Xw = 0, P = 0, Pop = 0, KK = 0, KS = 0, O = 0, Dop = 0, S = 0, Sop = 0, pre = 0, rst = 0, eb = 0,
+              w = 0, beta = 0, bytes = 0;
+  RECALL_HD TcSeqLayout(int dk_, int dvt, bool delta) : dk(dk_), DKP(pad16(dk_)), DVT(dvt) {
+    ldk = DKP + 8, ldt = DVT + 8, ldt4 = DVT + 4;
+    Carve c;
+    Q = c.take<std::uint16_t>(std::size_t(kTcC) * ldk);
+    K = c.take<std::uint16_t>(std::size_t(kTcC) * ldk);
+    V = c.take<std::uint16_t>(std::size_t(kTcC) * ldt);
+    Xw = c.take<std::uint16_t>(std::size_t(kTcC) * ldt);  // w_i v_i (LA) / w_i delta_i (DR)
+    P = c.take<float>(std::size_t(kTcC) * kTcLdS);
+    Pop = c.take<std::uint16_t>(std::size_t(kTcC) * kTcLdP);
+    if (delta) {
+      KK = c.take<float>(std::size_t(kTcC) * kTcLdS);  // K K^T, then M in place
+      KS = c.take<float>(std::size_t(kTcC) * ldt4);    // K S, then the right-hand side / Delta in place
+      Dop = c.take<std::uint16_t>(std::size_t(kTcC) * ldt);
+    }
+    O = c.take<float>(std::size_t(kTcC) * ldt4);  // Q S, then the output in place
+    S = c.take<float>(std::size_t(DKP) * ldt4);   // S^T[c][j] = S[j0 + j][c]
+    Sop = c.take<std::uint16_t>(std::size_t(DKP) * ldt);
+    pre = c.take<double>(kTcC);
+    rst = c.take<int>(kTcC);
+    eb = c.take<float>(kTcC);
+    w = c.take<float>(kTcC);
+    beta = c.take<float>(kTcC);
+    bytes = (c.off + 127) / 128 * 128;
+  }
+};
+
+struct TcView {
+  unsigned char* b;
+  template <class X> RECALL_HD X* at(std::size_t off) const { return reinterpret_cast<X*>(b + off); }
+};
+
+// State slice in/out: S[c][j] = s[bh][j0 + j][c] for c < dk, j < nj, zero in the pads.
+template <class Op>
+RECALL_HD void tc_state_init(int tid, int nt, const TcSeqLayout& L, TcView v, const SeqDims& d, const float* s0, i64 bh, int j0, int nj) {
+  float* S = v.at<float>(L.S);
+  Op* Sop = v.at<Op>(L.Sop);
+  for (int e = tid; e < L.DKP * L.DVT; e += nt) {
+    const int c = e / L.DVT, j = e % L.DVT;
+    const float x = (s0 && c < d.dk && j < nj) ? s0[(bh * d.dv + j0 + j) * d.dk + c] : 0.0f;
+    S[c * L.ldt4 + j] = x;
+    Sop[c * L.ldt + j] = op_from<Op>(x);
+  }
+}
+RECALL_HD inline void tc_state_store(int tid, int nt, const TcSeqLayout& L, TcView v, const SeqDims& d, float* s_final, i64 bh, int j0,
+                                     int nj) {
+  if (!s_final) return;
+  const float* S = v.at<float>(L.S);
+  for (int e = tid; e < d.dk * nj; e += nt) {
+    const int j = e / d.dk, c = e % d.dk;
+    s_final[(bh * d.dv + j0 + j) * d.dk + c] = S[c * L.ldt4 + j];
+  }
+}
+template <class Op>
+RECALL_HD void tc_chunk_load(int tid, int nt, const TcSeqLayout& L, TcView v, const SeqDims& d, const Op* q, const Op* k, const Op* vv,
+                             i64 bh, i64 c0, int n, int j0, int nj) {
+  tc_load(tid, nt, v.at<Op>(L.Q), L.ldk, kTcC, L.DKP, q, row_offset(bh, d.T, c0, d.dk), d.dk, n, 0, d.dk);
+  tc_load(tid, nt, v.at<Op>(L.K), L.ldk, kTcC, L.DKP, k, row_offset(bh, d.T, c0, d.dk), d.dk, n, 0, d.dk);
+  tc_load(tid, nt, v.at<Op>(L.V), L.ldt, kTcC, L.DVT, vv, row_offset(bh, d.T, c0, d.dv), d.dv, n, j0, nj);
+}
+// O rows t < n (columns j < nj) to the output.
+RECALL_HD inline void tc_store_out(int tid, int nt, const TcSeqLayout& L, TcView v, const SeqDims& d, float* o, i64 bh, i64 c0, int n,
+                                   int j0, int nj) {
+  const float* O = v.at<float>(L.O);
+  for (int e = tid; e < n * nj; e += nt) {
+    const int t = e / nj, j = e % nj;
+    o[row_offset(bh, d.T, c0 + t, d.dv) + j0 + j] = O[t * L.ldt4 + j];
+  }
+}
+template <class Op> RECALL_HD void tc_state_round(int tid, int nt, const TcSeqLayout& L, TcView v) {
+  const float* S = v.at<float>(L.S);
+  Op* Sop = v.at<Op>(L.Sop);
+  for (int e = tid; e < L.DKP * L.DVT; e += nt) {
+    const int c = e / L.DVT, j = e % L.DVT;
+    Sop[c * L.ldt + j] = op_from<Op>(S[c * L.ldt4 + j]);
+  }
+}
+
+#if defined(__CUDACC__)
+#pragma nv_exec_check_disable
+#endif
+template <class Ctx, class Op>
+RECALL_HD void tc_linear_attention_program(Ctx& ctx, unsigned char* smb, const SeqDims& d, int DVT, const LaPtrs<Op>& p, i64 blk) {
+  const TcSeqLayout L(d.dk, DVT, false);
+  const TcView v{smb};
+  const int nvt = (d.dv + DVT - 1) / DVT;
+  const i64 bh = blk / nvt;
+  const int j0 = int(blk % nvt) * DVT, nj = (d.dv - j0) < DVT ? (d.dv - j0) : DVT;
+  Op *Q = v.at<Op>(L.Q), *K = v.at<Op>(L.K), *V = v.at<Op>(L.V), *Vw = v.at<Op>(L.Xw), *Pop = v.at<Op>(L.Pop), *Sop = v.at<Op>(L.Sop);
+  float *P = v.at<float>(L.P), *O = v.at<float>(L.O), *S = v.at<float>(L.S), *eb = v.at<float>(L.eb), *w = v.at<float>(L.w);
+  double* pre = v.at<double>(L.pre);
+  int* rst = v.at<int>(L.rst);
+  ctx.phase([&](int tid, int nt) { tc_state_init<Op>(tid, nt, L, v, d, p.s0, bh, j0, nj); });
+  for (i64 c0 = 0; c0 < d.T; c0 += kTcC) {
+    const int n = int((d.T - c0) < kTcC ? (d.T - c0) : kTcC);
+    ctx.phase([&](int tid, int nt) {
+      tc_chunk_load(tid, nt, L, v, d, p.q, p.k, p.v, bh, c0, n, j0, nj);
+      if (tid == 0) tc_gate_prep(p.log_gate, d, bh, c0, n, pre, rst, eb, w);
+    });
+    // P = Q K^T (strips 0-3), O = Q S (strips 4-7)
+    ctx.warps([&](int wid, int nw, auto&) {
+      for (int s = wid; s < 8; s += nw) {
+        if (s < 4) warp_mma_strip<Op, Lay::row, Lay::col>(Q + 16 * s * L.ldk, L.ldk, K, L.ldk, P + 16 * s * kTcLdS, kTcLdS, L.DKP, kTcC, false);
+        else warp_mma_strip<Op, Lay::row, Lay::row>(Q + 16 * (s - 4) * L.ldk, L.ldk, Sop, L.ldt, O + 16 * (s - 4) * L.ldt4, L.ldt4, L.DKP, L.DVT, false);
+      }
+    });
+    ctx.phase([&](int tid, int nt) {
+      for (int e = tid; e < kTcC * kTcC; e += nt) {
+        const int t = e / kTcC, i = e % kTcC;
+        Pop[t * kTcLdP + i] = op_from<Op>((t < n && i <= t) ? P[t * kTcLdS + i] * tc_decay(pre, rst, i, t) : 0.0f);
+      }
+      for (int e = tid; e < kTcC * L.DVT; e += nt) {
+        const int t = e / L.DVT, j = e % L.DVT;
+        O[t * L.ldt4 + j] = t < n ? eb[t] * O[t * L.ldt4 + j] : 0.0f;
+        Vw[t * L.ldt + j] = op_from<Op>(t < n ? w[t] * to_f32(V[t * L.ldt + j]) : 0.0f);
+      }
+      const float an = eb[n - 1];
+      for (int e = tid; e < L.DKP * L.DVT; e += nt) S[(e / L.DVT) * L.ldt4 + e % L.DVT] *= an;
+    });
+    // O += P V (strips 0-3); S += K^T (w v) (strips 4..)
+    ctx.warps([&](int wid, int nw, auto&) {
+      const int strips = 4 + L.DKP / 16;
+      for (int s = wid; s < strips; s += nw) {
+        if (s < 4) warp_mma_strip<Op, Lay::row, Lay::row>(Pop + 16 * s * kTcLdP, kTcLdP, V, L.ldt, O + 16 * s * L.ldt4, L.ldt4, kTcC, L.DVT, true);
+        else warp_mma_strip<Op, Lay::col, Lay::row>(K + 16 * (s - 4), L.ldk, Vw, L.ldt, S + 16 * (s - 4) * L.ldt4, L.ldt4, kTcC, L.DVT, true);
+      }
+    });
+    ctx.phase([&](int tid, int nt) {
+      tc_store_out(tid, nt, L, v, d, p.o, bh, c0, n, j0, nj);
+      tc_state_round<Op>(tid, nt, L, v);
+    });
+  }
+  ctx.phase([&](int tid, int nt) { tc_state_store(tid, nt, L, v, d, p.s_final, bh, j0, nj); });
+}
+
+// Forward substitution of the chunk system, one value column per thread: X[t][j] -= sum_{i<t} M[t][i] X[i][j]
+// (four partial sums, for instruction-level parallelism).
+RECALL_HD inline void tc_substitute(int tid, int nt, const float* M, int ldm, float* X, int ldx, int n, int cols) {
+  for (int j = tid; j < cols; j += nt)
+    for (int t = 1; t < n; ++t) {
+      const float* m = M + i64(t) * ldm;
+      float a0 = X[t * ldx + j], a1 = 0, a2 = 0, a3 = 0;
+      int i = 0;
+      for (; i + 4 <= t; i += 4) {
+        a0 -= m[i] * X[i * ldx + j];
+        a1 -= m[i + 1] * X[(i + 1) * ldx + j];
+        a2 -= m[i + 2] * X[(i + 2) * ldx + j];
+        a3 -= m[i + 3] * X[(i + 3) * ldx + j];
+      }
+      for (; i < t; ++i) a0 -= m[i] * X[i * ldx + j];
+      X[t * ldx + j] = (a0 + a1) + (a2 + a3);
+    }
+}
+
+#if defined(__CUDACC__)
+#pragma nv_exec_check_disable
+#endif
+template <class Ctx, class Op>
+RECALL_HD void tc_delta_rule_program(Ctx& ctx, unsigned char* smb, const SeqDims& d, int DVT, const DrPtrs<Op>& p, i64 blk) {
+  const TcSeqLayout L(d.dk, DVT, true);
+  const TcView v{smb};
+  const int nvt = (d.dv + DVT - 1) / DVT;
+  const i64 bh = blk / nvt;
+  const int j0 = int(blk % nvt) * DVT, nj = (d.dv - j0) < DVT ? (d.dv - j0) : DVT;
+  Op *Q = v.at<Op>(L.Q), *K = v.at<Op>(L.K), *V = v.at<Op>(L.V), *Dw = v.at<Op>(L.Xw), *Pop = v.at<Op>(L.Pop), *Dop = v.at<Op>(L.Dop),
+     *Sop = v.at<Op>(L.Sop);
+  float *P = v.at<float>(L.P), *KK = v.at<float>(L.KK), *D = v.at<float>(L.KS), *O = v.at<float>(L.O), *S = v.at<float>(L.S),
+        *eb = v.at<float>(L.eb), *w = v.at<float>(L.w), *beta = v.at<float>(L.beta);
+  double* pre = v.at<double>(L.pre);
+  int* rst = v.at<int>(L.rst);
+  ctx.phase([&](int tid, int nt) { tc_state_init<Op>(tid, nt, L, v, d, p.s0, bh, j0, nj); });
+  for (i64 c0 = 0; c0 < d.T; c0 += kTcC) {
+    const int n = int((d.T - c0) < kTcC ? (d.T - c0) : kTcC);
+    ctx.phase([&](int tid, int nt) {
+      tc_chunk_load(tid, nt, L, v, d, p.q, p.k, p.v, bh, c0, n, j0, nj);
+      for (int t = tid; t < kTcC; t += nt) beta[t] = t < n ? p.beta[row_offset(bh, d.T, c0 + t, 1)] : 0.0f;
+      if (tid == 0) tc_gate_prep(p.log_gate, d, bh, c0, n, pre, rst, eb, w);
+    });
+    // K K^T, Q K^T, K S, Q S: sixteen 16-row strips
+    ctx.warps([&](int wid, int nw, auto&) {
+      for (int s = wid; s < 16; s += nw) {
+        const int r = 16 * (s % 4);
+        switch (s / 4) {
+          case 0: warp_mma_strip<Op, Lay::row, Lay::col>(K + r * L.ldk, L.ldk, K, L.ldk, KK + r * kTcLdS, kTcLdS, L.DKP, kTcC, false); break;
+          case 1: warp_mma_strip<Op, Lay::row, Lay::col>(Q + r * L.ldk, L.ldk, K, L.ldk, P + r * kTcLdS, kTcLdS, L.DKP, kTcC, false); break;
+          case 2: warp_mma_strip<Op, Lay::row, Lay::row>(K + r * L.ldk, L.ldk, Sop, L.ldt, D + r * L.ldt4, L.ldt4, L.DKP, L.DVT, false); break;
+          default: warp_mma_strip<Op, Lay::row, Lay::row>(Q + r * L.ldk, L.ldk, Sop, L.ldt, O + r * L.ldt4, L.ldt4, L.DKP, L.DVT, false); break;
+        }
+      }
+    });
+    ctx.phase([&](int tid, int nt) {
+      for (int e = tid; e < kTcC * kTcC; e += nt) {
+        const int t = e / kTcC, i = e % kTcC;
+        const float g = (t < n && i <= t) ? tc_decay(pre, rst, i, t) : 0.0f;
+        KK[t * kTcLdS + i] = i < t ? beta[t] * g * KK[t * kTcLdS + i] : 0.0f;
+        Pop[t * kTcLdP + i] = op_from<Op>(g != 0.0f ? g * P[t * kTcLdS + i] : 0.0f);
+      }
+      for (int e = tid; e < kTcC * L.DVT; e += nt) {
+        const int t = e / L.DVT, j = e % L.DVT;
+        D[t * L.ldt4 + j] = t < n ? beta[t] * (to_f32(V[t * L.ldt + j]) - eb[t] * D[t * L.ldt4 + j]) : 0.0f;
+        O[t * L.ldt4 + j] = t < n ? eb[t] * O[t * L.ldt4 + j] : 0.0f;
+      }
+      const float an = eb[n - 1];
+      for (int e = tid; e < L.DKP * L.DVT; e += nt) S[(e / L.DVT) * L.ldt4 + e % L.DVT] *= an;
+    });
+    ctx.phase([&](int tid, int nt) { tc_substitute(tid, nt, KK, kTcLdS, D, L.ldt4, n, L.DVT); });
+    ctx.phase([&](int tid, int nt) {
+      for (int e = tid; e < kTcC * L.DVT; e += nt) {
+        const int t = e / L.DVT, j = e % L.DVT;
+        const float x = D[t * L.ldt4 + j];
+        Dop[t * L.ldt + j] = op_from<Op>(x);
+        Dw[t * L.ldt + j] = op_from<Op>(t < n ? w[t] * x : 0.0f);
+      }
+    });
+    ctx.warps([&](int wid, int nw, auto&) {
+      const int strips = 4 + L.DKP / 16;
+      for (int s = wid; s < strips; s += nw) {
+        if (s < 4) warp_mma_strip<Op, Lay::row, Lay::row>(Pop + 16 * s * kTcLdP, kTcLdP, Dop, L.ldt, O + 16 * s * L.ldt4, L.ldt4, kTcC, L.DVT, true);
+        else warp_mma_strip<Op, Lay::col, Lay::row>(K + 16 * (s - 4), L.ldk, Dw, L.ldt, S + 16 * (s - 4) * L.ldt4, L.ldt4, kTcC, L.DVT, true);
+      }
+    });
+    ctx.phase([&](int tid, int nt) {
+      tc_store_out(tid, nt, L, v, d, p.o, bh, c0, n, j0, nj);
+      tc_state_round<Op>(tid, nt, L, v);
+    });
+  }
+  ctx.phase([&](int tid, int nt) { tc_state_store(tid, nt, L, v, d, p.s_final, bh, j0, nj); });
+}
+
+// ---- causal softmax, FlashAttention-2 style: one block per (head, 64-row query tile), 4 warps ----
+struct TcSmLayout {
+  int DKP = 0, DVP = 0, ldk = 0, ldv = 0, ldo = 0;
+  std::size_t Q = 0, K = 0, V = 0, S = 0, P = 0, O = 0, m = 0, l = 0, pm = 0, ps = 0, corr = 0, bytes = 0;
+  RECALL_HD TcSmLayout(int dk, int dv) : DKP(pad16(dk)), DVP(pad16(dv)) {
+    ldk = DKP + 8, ldv = DVP + 8, ldo = DVP + 4;
+    Carve c;
+    Q = c.take<std::uint16_t>(std::size_t(kTcC) * ldk);
+    K = c.take<std::uint16_t>(std::size_t(kTcC) * ldk);
+    V = c.take<std::uint16_t>(std::size_t(kTcC) * ldv);
+    S = c.take<float>(std::size_t(kTcC) * kTcLdS);
+    P = c.take<std::uint16_t>(std::size_t(kTcC) * kTcLdP);
+    O = c.take<float>(std::size_t(kTcC) * ldo);
+    m = c.take<float>(kTcC);
+    l = c.take<float>(kTcC);
+    pm = c.take<float>(2 * kTcC);
+    ps = c.take<float>(2 * kTcC);
+    corr = c.take<float>(kTcC);
+    bytes = (c.off + 127) / 128 * 128;
+  }
+};
+
+#if defined(__CUDACC__)
+#pragma nv_exec_check_disable
+#endif
+template <class Ctx, class Op>
+RECALL_HD void tc_softmax_program(Ctx& ctx, unsigned char* smb, const SeqDims& d, float scale, const SmPtrs<Op>& p, i64 blk) {
+  const TcSmLayout L(d.dk, d.dv);
+  const TcView v{smb};
+  const i64 tiles = (d.T + kTcC - 1) / kTcC;
+  const i64 bh = blk / tiles, r0 = (tiles - 1 - blk % tiles) * kTcC;  // the longest query tiles first
+  const int nq = int((d.T - r0) < kTcC ? (d.T - r0) : kTcC);
+  Op *Q = v.at<Op>(L.Q), *K = v.at<Op>(L.K), *V = v.at<Op>(L.V), *P = v.at<Op>(L.P);
+  float *S = v.at<float>(L.S), *O = v.at<float>(L.O), *m = v.at<float>(L.m), *l = v.at<float>(L.l), *pm = v.at<float>(L.pm),
+        *ps = v.at<float>(L.ps), *corr = v.at<float>(L.corr);
+  ctx.phase([&](int tid, int nt) {
+    tc_load(tid, nt, Q, L.ldk, kTcC, L.DKP, p.q, row_offset(bh, d.T, r0, d.dk), d.dk, nq, 0, d.dk);
+    for (int e = tid; e < kTcC * L.DVP; e += nt) O[(e / L.DVP) * L.ldo + e % L.DVP] = 0.0f;
+    for (int r = tid; r < kTcC; r += nt) {
+      m[r] = kNegInf;
+      l[r] = 0.0f;
+    }
+  });
+  for (i64 k0 = 0; k0 < r0 + nq; k0 += kTcC) {
+    const int nk = int((d.T - k0) < kTcC ? (d.T - k0) : kTcC);
+    ctx.phase([&](int tid, int nt) {
+      tc_load(tid, nt, K, L.ldk, kTcC, L.DKP, p.k, row_offset(bh, d.T, k0, d.dk), d.dk, nk, 0, d.dk);
+      tc_load(tid, nt, V, L.ldv, kTcC, L.DVP, p.v, row_offset(bh, d.T, k0, d.dv), d.dv, nk, 0, d.dv);
+    });
+    ctx.warps([&](int wid, int nw, auto& W) {
+      for (int wr = wid; wr < 4; wr += nw) {
+        const int rw = 16 * wr;
+        if (rw >= nq) continue;  // rows past the end of the sequence
+        warp_mma_strip<Op, Lay::row, Lay::col>(Q + rw * L.ldk, L.ldk, K, L.ldk, S + rw * kTcLdS, kTcLdS, L.DKP, kTcC, false);
+        // lanes 0-15 take columns 0-31 of rows rw..rw+15, lanes 16-31 columns 32-63
+        W.each([&](int lane) {
+          const int r = rw + (lane & 15), h = lane >> 4;
+          const i64 row = r0 + r;
+          float mx = kNegInf;
+          for (int c = 32 * h; c < 32 * h + 32; ++c) {
+            const i64 key = k0 + c;
+            const float s = (key <= row && key < d.T) ? scale * S[r * kTcLdS + c] : kNegInf;
+            S[r * kTcLdS + c] = s;
+            mx = f32_max(mx, s);
+          }
+          pm[h * kTcC + r] = mx;
+        });
+        W.each([&](int lane) {
+          const int r = rw + (lane & 15), h = lane >> 4;
+          const float mnew = f32_max(m[r], f32_max(pm[r], pm[kTcC + r]));
+          float sum = 0.0f;
+          for (int c = 32 * h; c < 32 * h + 32; ++c) {
+            const Op pr = op_from<Op>(f32_exp(S[r * kTcLdS + c] - mnew));
+            P[r * kTcLdP + c] = pr;
+            sum += to_f32(pr);
+          }
+          ps[h * kTcC + r] = sum;
+          if (h == 0) corr[r] = f32_exp(m[r] - mnew);  // m = -inf on the first tile: 0
+        });
+        W.each([&](int lane) {
+          const int r = rw + (lane & 15), h = lane >> 4;
+          const float c = corr[r];
+          if (h == 0) {
+            l[r] = l[r] * c + (ps[r] + ps[kTcC + r]);
+            m[r] = f32_max(m[r], f32_max(pm[r], pm[kTcC + r]));
+          }
+          if (c != 1.0f) {
+            const int half = L.DVP / 2;
+            for (int j = h * half; j < (h + 1) * half; ++j) O[r * L.ldo + j] *= c;
+          }
+        });
+        warp_mma_strip<Op, Lay::row, Lay::row>(P + rw * kTcLdP, kTcLdP, V, L.ldv, O + rw * L.ldo, L.ldo, kTcC, L.DVP, true);
+      }
+    });
+  }
+  ctx.phase([&](int tid, int nt) {
+    for (int e = tid; e < nq * d.dv; e += nt) {
+      const int r = e / d.dv, j = e % d.dv;
+      p.o[row_offset(bh, d.T, r0 + r, d.dv) + j] = O[r * L.ldo + j] / l[r];
+    }
+  });
+}
+
+// ---- DeltaFormer u-solve: one block per (head, value tile) ---------------------------------------
+struct TcUsLayout {
+  int DKP = 0, DVT = 0, ldk = 0, ldt4 = 0;
+  std::size_t Kc = 0, Kp = 0, R = 0, Up = 0, A = 0, beta = 0, bytes = 0;
+  RECALL_HD TcUsLayout(int dk, int dvt) : DKP(pad16(dk)), DVT(dvt) {
+    ldk = DKP + 8, ldt4 = DVT + 4;
+    Carve c;
+    Kc = c.take<std::uint16_t>(std::size_t(kTcC) * ldk);
+    Kp = c.take<std::uint16_t>(std::size_t(kTcC) * ldk);
+    R = c.take<float>(std::size_t(kTcC) * ldt4);
+    Up = c.take<float>(std::size_t(kTcC) * ldt4);
+    A = c.take<float>(std::size_t(kTcC) * kTcLdS);
+    beta = c.take<float>(kTcC);
+    bytes = (c.off + 127) / 128 * 128;
+  }
+};
+
+#if defined(__CUDACC__)
+#pragma nv_exec_check_disable
+#endif
+template <class Ctx, class Op>
+RECALL_HD void tc_u_solve_program(Ctx& ctx, unsigned char* smb, const SeqDims& d, int DVT, float inv_tau, const UsPtrs<Op>& p, i64 blk) {
+  const TcUsLayout L(d.dk, DVT);
+  const TcView v{smb};
+  const int nvt = (d.dv + DVT - 1) / DVT;
+  const i64 bh = blk / nvt;
+  const int j0 = int(blk % nvt) * DVT, nj = (d.dv - j0) < DVT ? (d.dv - j0) : DVT;
+  Op *Kc = v.at<Op>(L.Kc), *Kp = v.at<Op>(L.Kp);
+  float *R = v.at<float>(L.R), *Up = v.at<float>(L.Up), *A = v.at<float>(L.A), *beta = v.at<float>(L.beta);
+  for (i64 c0 = 0; c0 < d.T; c0 += kTcC) {
+    const int n = int((d.T - c0) < kTcC ? (d.T - c0) : kTcC);
+    ctx.phase([&](int tid, int nt) {
+      tc_load(tid, nt, Kc, L.ldk, kTcC, L.DKP, p.k, row_offset(bh, d.T, c0, d.dk), d.dk, n, 0, d.dk);
+      for (int e = tid; e < kTcC * L.DVT; e += nt) {
+        const int t = e / L.DVT, j = e % L.DVT;
+        R[t * L.ldt4 + j] = (t < n && j < nj) ? to_f32(p.v[row_offset(bh, d.T, c0 + t, d.dv) + j0 + j]) : 0.0f;
+      }
+      for (int t = tid; t < kTcC; t += nt) beta[t] = t < n ? (p.beta ? p.beta[row_offset(bh, d.T, c0 + t, 1)] : 1.0f) : 0.0f;
+    });
+    for (i64 p0 = 0; p0 < c0; p0 += kTcC) {  // earlier chunks are full
+      ctx.phase([&](int tid, int nt) {
+        tc_load(tid, nt, Kp, L.ldk, kTcC, L.DKP, p.k, row_offset(bh, d.T, p0, d.dk), d.dk, kTcC, 0, d.dk);
+        for (int e = tid; e < kTcC * L.DVT; e += nt) {
+          const int i = e / L.DVT, j = e % L.DVT;
+          Up[i * L.ldt4 + j] = j < nj ? p.u[row_offset(bh, d.T, p0 + i, d.dv) + j0 + j] : 0.0f;
+        }
+      });
+      ctx.warps([&](int wid, int nw, auto&) {
+        for (int s = wid; s < 4; s += nw)
+          warp_mma_strip<Op, Lay::row, Lay::col>(Kc + 16 * s * L.ldk, L.ldk, Kp, L.ldk, A + 16 * s * kTcLdS, kTcLdS, L.DKP, kTcC, false);
+      });
+      ctx.phase([&](int tid, int nt) {
+        for (int e = tid; e < kTcC * kTcC; e += nt) {
+          const int t = e / kTcC;
+          A[t * kTcLdS + e % kTcC] = t < n ? -beta[t] * f32_exp(inv_tau * A[t * kTcLdS + e % kTcC]) : 0.0f;
+        }
+      });
+      ctx.warps([&](int wid, int nw, auto&) {
+        for (int s = wid; s < 4; s += nw) warp_mma_tf32_strip(A + 16 * s * kTcLdS, kTcLdS, Up, L.ldt4, R + 16 * s * L.ldt4, L.ldt4, kTcC, L.DVT);
+      });
+    }
+    ctx.warps([&](int wid, int nw, auto&) {
+      for (int s = wid; s < 4; s += nw)
+        warp_mma_strip<Op, Lay::row, Lay::col>(Kc + 16 * s * L.ldk, L.ldk, Kc, L.ldk, A + 16 * s * kTcLdS, kTcLdS, L.DKP, kTcC, false);
+    });
+    ctx.phase([&](int tid, int nt) {
+      for (int e = tid; e < kTcC * kTcC; e += nt) {
+        const int t = e / kTcC, i = e % kTcC;
+        A[t * kTcLdS + i] = (t < n && i < t) ? beta[t] * f32_exp(inv_tau * A[t * kTcLdS + i]) : 0.0f;
+      }
+    });
+    ctx.phase([&](int tid, int nt) { tc_substitute(tid, nt, A, kTcLdS, R, L.ldt4, n, L.DVT); });
+    ctx.phase([&](int tid, int nt) {
+      for (int e = tid; e < n * nj; e += nt) {
+        const int t = e / nj, j = e % nj;
+        p.u[row_offset(bh, d.T, c0 + t, d.dv) + j0 + j] = R[t * L.ldt4 + j];
+      }
+    });
+  }
+}
+
+// ---- launch plans (host side) --------------------------------------------------------------------
+// Value tile: the widest of 64, 32, 16 columns (not wider than dv needs) whose layout fits smem_limit.
+// Throws std::invalid_argument naming the shape when dk > kTcMaxDk or nothing fits.
+constexpr int kTcThreads = 256;     // 8 warps: linear attention, delta rule, u-solve
+constexpr int kTcSmThreads = 128;   // 4 warps of 16 query rows: softmax
+LaunchPlan plan_tc_linear_attention(const SeqDims& d, std::size_t smem_limit);
+LaunchPlan plan_tc_delta_rule(const SeqDims& d, std::size_t smem_limit);
+LaunchPlan plan_tc_softmax(const SeqDims& d, std::size_t smem_limit);
+LaunchPlan plan_tc_u_solve(const SeqDims& d, std::size_t smem_limit);
+
+}  // namespace recall::gpu

@@ -1,0 +1,106 @@
+// Tensor-core kernels of gpu/ (bf16 / f16 storage, fp32 accumulation): each runs a block program of
+// tc_programs.hpp; phases end in __syncthreads(), warp steps in __syncwarp().
+#include "recall/gpu/kernels.hpp"
+#include "recall/gpu/tc_programs.hpp"
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include <stdexcept>
+#include <string>
+
+namespace recall::gpu {
+
+namespace {
+
+struct DevWarp {
+  int lane;
+  template <class G> __device__ void each(G&& g) {
+    g(lane);
+    __syncwarp();
+  }
+};
+struct TcDeviceCtx {
+  template <class F> __device__ void phase(F&& f) {
+    f(static_cast<int>(threadIdx.x), static_cast<int>(blockDim.x));
+    __syncthreads();
+  }
+  template <class F> __device__ void warps(F&& f) {
+    DevWarp w{static_cast<int>(threadIdx.x & 31u)};
+    f(static_cast<int>(threadIdx.x >> 5), static_cast<int>(blockDim.x >> 5), w);
+    __syncthreads();
+  }
+};
+
+template <class In> __global__ void tc_la_kernel(SeqDims d, int vt, LaPtrs<In> p) {
+  extern __shared__ __align__(128) unsigned char smb[];
+  TcDeviceCtx ctx;
+  tc_linear_attention_program(ctx, smb, d, vt, p, static_cast<i64>(blockIdx.x));
+}
+template <class In> __global__ void tc_dr_kernel(SeqDims d, int vt, DrPtrs<In> p) {
+  extern __shared__ __align__(128) unsigned char smb[];
+  TcDeviceCtx ctx;
+  tc_delta_rule_program(ctx, smb, d, vt, p, static_cast<i64>(blockIdx.x));
+}
+template <class In> __global__ void tc_sm_kernel(SeqDims d, float scale, SmPtrs<In> p) {
+  extern __shared__ __align__(128) unsigned char smb[];
+  TcDeviceCtx ctx;
+  tc_softmax_program(ctx, smb, d, scale, p, static_cast<i64>(blockIdx.x));
+}
+template <class In> __global__ void tc_us_kernel(SeqDims d, int vt, float inv_tau, UsPtrs<In> p) {
+  extern __shared__ __align__(128) unsigned char smb[];
+  TcDeviceCtx ctx;
+  tc_u_solve_program(ctx, smb, d, vt, inv_tau, p, static_cast<i64>(blockIdx.x));
+}
+
+void cuda_check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) throw std::runtime_error(std::string("recall gpu: ") + what + ": " + cudaGetErrorString(e));
+}
+template <class K> void set_smem(K kernel, std::size_t bytes) {
+  cuda_check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)),
+             "cudaFuncSetAttribute(MaxDynamicSharedMemorySize)");
+}
+unsigned grid_of(const LaunchPlan& plan) {
+  if (plan.grid < 1 || plan.grid > 0x7fffffffLL) throw std::invalid_argument("recall gpu: grid size out of range");
+  return static_cast<unsigned>(plan.grid);
+}
+void check_plan(const LaunchPlan& plan, const char* who) {
+  if (plan.vt < 16 && plan.Bq == 0) throw std::invalid_argument(std::string(who) + ": not a tensor-core plan (use plan_tc_*)");
+}
+
+}  // namespace
+
+template <class In> void launch_tc_linear_attention(const SeqDims& d, const LaPtrs<In>& p, const LaunchPlan& plan, void* stream) {
+  check_plan(plan, "launch_tc_linear_attention");
+  set_smem(tc_la_kernel<In>, plan.smem_bytes);
+  tc_la_kernel<In><<<grid_of(plan), plan.threads, plan.smem_bytes, static_cast<cudaStream_t>(stream)>>>(d, plan.vt, p);
+  cuda_check(cudaGetLastError(), "tensor-core linear attention launch");
+}
+template <class In> void launch_tc_delta_rule(const SeqDims& d, const DrPtrs<In>& p, const LaunchPlan& plan, void* stream) {
+  check_plan(plan, "launch_tc_delta_rule");
+  set_smem(tc_dr_kernel<In>, plan.smem_bytes);
+  tc_dr_kernel<In><<<grid_of(plan), plan.threads, plan.smem_bytes, static_cast<cudaStream_t>(stream)>>>(d, plan.vt, p);
+  cuda_check(cudaGetLastError(), "tensor-core delta rule launch");
+}
+template <class In> void launch_tc_softmax(const SeqDims& d, const SmPtrs<In>& p, float scale, const LaunchPlan& plan, void* stream) {
+  set_smem(tc_sm_kernel<In>, plan.smem_bytes);
+  tc_sm_kernel<In><<<grid_of(plan), plan.threads, plan.smem_bytes, static_cast<cudaStream_t>(stream)>>>(d, scale, p);
+  cuda_check(cudaGetLastError(), "tensor-core softmax launch");
+}
+template <class In> void launch_tc_u_solve(const SeqDims& d, const UsPtrs<In>& p, float inv_tau, const LaunchPlan& plan, void* stream) {
+  check_plan(plan, "launch_tc_u_solve");
+  set_smem(tc_us_kernel<In>, plan.smem_bytes);
+  tc_us_kernel<In><<<grid_of(plan), plan.threads, plan.smem_bytes, static_cast<cudaStream_t>(stream)>>>(d, plan.vt, inv_tau, p);
+  cuda_check(cudaGetLastError(), "tensor-core u-solve launch");
+}
+
+#define RECALL_GPU_TC_INSTANTIATE(In)                                                                          \
+  template void launch_tc_linear_attention<In>(const SeqDims&, const LaPtrs<In>&, const LaunchPlan&, void*); \
+  template void launch_tc_delta_rule<In>(const SeqDims&, const DrPtrs<In>&, const LaunchPlan&, void*);       \
+  template void launch_tc_softmax<In>(const SeqDims&, const SmPtrs<In>&, float, const LaunchPlan&, void*);   \
+  template void launch_tc_u_solve<In>(const SeqDims&, const UsPtrs<In>&, float, const LaunchPlan&, void*);
+RECALL_GPU_TC_INSTANTIATE(__half)
+RECALL_GPU_TC_INSTANTIATE(__nv_bfloat16)
+
+}  // namespace recall::gpu
