@@ -16,6 +16,7 @@
 #include <cuda_runtime.h>
 
 #include <cmath>
+#include <cstdint>
 #include <random>
 #include <string>
 #include <vector>
@@ -31,14 +32,25 @@ bool have_device(benchmark::State& st) {
   }
   return true;
 }
+// Uniform values in [-a, a] from a 64-bit mix of (seed, index): cheap enough for the 10^8-element
+// inputs of the training shapes (a normal generator takes seconds per tensor there).
+inline float hash_uniform(std::uint64_t seed, std::uint64_t i, float a) {
+  std::uint64_t z = (seed + 1) * 0x9e3779b97f4a7c15ULL + i * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 31)) * 0x94d049bb133111ebULL;
+  z ^= z >> 29;
+  return a * (float(z >> 40) * (2.0f / 16777216.0f) - 1.0f);
+}
 struct DevArray {
   float* p = nullptr;
-  explicit DevArray(std::size_t n, float fill_seed) {
+  // fill_seed 0: an output buffer (not filled); gates: values in [-0.1, 0] (log gates <= 0)
+  explicit DevArray(std::size_t n, float fill_seed, bool gates = false) {
     cudaMalloc(&p, n * sizeof(float));
+    if (fill_seed == 0) return;
     std::vector<float> h(n);
-    std::mt19937 g(static_cast<unsigned>(fill_seed * 1000));
-    std::normal_distribution<float> N(0.f, 0.1f);
-    for (auto& x : h) x = N(g);
+    for (std::size_t i = 0; i < n; ++i) {
+      const float x = hash_uniform(std::uint64_t(fill_seed * 1000), i, 0.17f);
+      h[i] = gates ? -0.05f + 0.3f * x : x;
+    }
     cudaMemcpy(p, h.data(), n * sizeof(float), cudaMemcpyHostToDevice);
   }
   ~DevArray() { cudaFree(p); }
@@ -58,12 +70,10 @@ double dense_tc_peak() {
 }
 struct DevBf16 {
   __nv_bfloat16* p = nullptr;
-  explicit DevBf16(std::size_t n, float fill_seed, float sd = 0.1f) {
+  explicit DevBf16(std::size_t n, float fill_seed, float a = 0.17f) {
     cudaMalloc(&p, n * sizeof(__nv_bfloat16));
     std::vector<__nv_bfloat16> h(n);
-    std::mt19937 g(static_cast<unsigned>(fill_seed * 1000));
-    std::normal_distribution<float> N(0.f, sd);
-    for (auto& x : h) x = __float2bfloat16_rn(N(g));
+    for (std::size_t i = 0; i < n; ++i) h[i] = __float2bfloat16_rn(hash_uniform(std::uint64_t(fill_seed * 1000), i, a));
     cudaMemcpy(p, h.data(), n * sizeof(__nv_bfloat16), cudaMemcpyHostToDevice);
   }
   ~DevBf16() { cudaFree(p); }
@@ -122,7 +132,7 @@ void BM_GpuSoftmax(benchmark::State& st) {
   d.B = 1, d.H = 4, d.T = st.range(0), d.dk = int(st.range(1)), d.dv = int(st.range(1));
   const std::size_t n = std::size_t(d.B * d.H * d.T) * d.dk;
   DevArray q(n, 1), k(n, 2), v(n, 3), o(n, 0);
-  const gpu::LaunchPlan plan = gpu::plan_softmax(d, 64, gpu::device_smem_limit());
+  const gpu::LaunchPlan plan = gpu::plan_softmax(d, 64, gpu::device_smem_limit());  // (inputs in [-0.17, 0.17])
   gpu::SmPtrs<float> p{q.p, k.p, v.p, o.p};
   const double flops = double(d.B * d.H) * 2.0 * double(d.T) * double(d.T + 1) / 2 * (d.dk + d.dv);
   time_events(st, [&] { gpu::launch_softmax(d, p, 0.125f, plan, nullptr); }, flops, double(d.B * d.H * d.T));
@@ -156,13 +166,17 @@ gpu::SeqDims tc_dims(benchmark::State& st) {
   d.B = st.range(0), d.H = st.range(1), d.T = st.range(2), d.dk = int(st.range(3)), d.dv = int(st.range(3)), d.C = 64;
   return d;
 }
+// linear attention's fifth argument: 0 = the host entry points' plan (the widest value tile, one
+// block per multiprocessor), 1 = two blocks per multiprocessor with a narrower tile (for comparison)
 void BM_GpuTcLinearAttention(benchmark::State& st, bool gated) {
   if (!have_device(st)) return;
   const gpu::SeqDims d = tc_dims(st);
   const std::size_t n = std::size_t(d.B * d.H * d.T) * d.dk, nb = std::size_t(d.B * d.H * d.T);
   DevBf16 q(n, 1), k(n, 2), v(n, 3);
-  DevArray o(n, 0), g(nb, 5);
-  const gpu::LaunchPlan plan = gpu::plan_tc_linear_attention(d, gpu::device_smem_limit());
+  DevArray o(n, 0), g(nb, 5, true);
+  const gpu::LaunchPlan plan =
+      gpu::plan_tc_linear_attention(d, gpu::device_smem_limit(), st.range(4) ? gpu::device_smem_per_sm() : 0);
+  st.counters["value_tile"] = plan.vt;
   gpu::LaPtrs<__nv_bfloat16> p{q.p, k.p, v.p, gated ? g.p : nullptr, nullptr, o.p, nullptr};
   const double flops = double(d.B * d.H) * 2.0 * d.T * (64.0 * d.dk + 64.0 * d.dv + 2.0 * d.dk * d.dv);
   time_events(st, [&] { gpu::launch_tc_linear_attention(d, p, plan, nullptr); }, flops, double(d.B * d.H * d.T));
@@ -171,9 +185,10 @@ void BM_GpuTcDeltaRule(benchmark::State& st, bool gated) {
   if (!have_device(st)) return;
   const gpu::SeqDims d = tc_dims(st);
   const std::size_t n = std::size_t(d.B * d.H * d.T) * d.dk, nb = std::size_t(d.B * d.H * d.T);
-  DevBf16 q(n, 1), k(n, 2), v(n, 3);
-  DevArray o(n, 0), beta(nb, 4), g(nb, 5);
-  const gpu::LaunchPlan plan = gpu::plan_tc_delta_rule(d, gpu::device_smem_limit());
+  DevBf16 q(n, 1), k(n, 2, 0.1f), v(n, 3);
+  DevArray o(n, 0), beta(nb, 4), g(nb, 5, true);
+  const gpu::LaunchPlan plan = gpu::plan_tc_delta_rule(d, gpu::device_smem_limit(), gpu::device_smem_per_sm());
+  st.counters["value_tile"] = plan.vt;
   gpu::DrPtrs<__nv_bfloat16> p{q.p, k.p, v.p, beta.p, gated ? g.p : nullptr, nullptr, o.p, nullptr};
   const double C = 64;
   const double flops = double(d.B * d.H) * d.T * (2.0 * C * d.dk * 2 + C * d.dv + 2.0 * d.dk * d.dv * 3);
@@ -183,7 +198,7 @@ void BM_GpuTcSoftmax(benchmark::State& st) {
   if (!have_device(st)) return;
   const gpu::SeqDims d = tc_dims(st);
   const std::size_t n = std::size_t(d.B * d.H * d.T) * d.dk;
-  DevBf16 q(n, 1, 1.0f), k(n, 2, 1.0f), v(n, 3, 1.0f);
+  DevBf16 q(n, 1, 1.7f), k(n, 2, 1.7f), v(n, 3, 1.7f);
   DevArray o(n, 0);
   const gpu::LaunchPlan plan = gpu::plan_tc_softmax(d, gpu::device_smem_limit());
   gpu::SmPtrs<__nv_bfloat16> p{q.p, k.p, v.p, o.p};
@@ -196,17 +211,23 @@ void BM_GpuTcUSolve(benchmark::State& st) {
   const std::size_t n = std::size_t(d.B * d.H * d.T) * d.dk;
   DevBf16 k(n, 2), v(n, 3);
   DevArray u(n, 0);
-  const gpu::LaunchPlan plan = gpu::plan_tc_u_solve(d, gpu::device_smem_limit());
+  const gpu::LaunchPlan plan = gpu::plan_tc_u_solve(d, gpu::device_smem_limit(), gpu::device_smem_per_sm());
+  st.counters["value_tile"] = plan.vt;
   gpu::UsPtrs<__nv_bfloat16> p{k.p, v.p, nullptr, u.p};
   const double flops = double(d.B * d.H) * double(d.T) * double(d.T) * (d.dk + d.dv);
   time_events(st, [&] { gpu::launch_tc_u_solve(d, p, 1.0f / 16, plan, nullptr); }, flops, double(d.B * d.H * d.T));
 }
-BENCHMARK_CAPTURE(BM_GpuTcLinearAttention, ungated, false)->Args({1, 4, 4096, 128})->Args({8, 16, 4096, 128})->UseManualTime();
-BENCHMARK_CAPTURE(BM_GpuTcLinearAttention, gated, true)->Args({8, 16, 4096, 128})->UseManualTime();
+BENCHMARK_CAPTURE(BM_GpuTcLinearAttention, ungated, false)
+    ->Args({1, 4, 4096, 128, 0})
+    ->Args({8, 16, 4096, 128, 0})
+    ->Args({8, 16, 4096, 128, 1})
+    ->UseManualTime();
+BENCHMARK_CAPTURE(BM_GpuTcLinearAttention, gated, true)->Args({8, 16, 4096, 128, 0})->UseManualTime();
 BENCHMARK_CAPTURE(BM_GpuTcDeltaRule, ungated, false)->Args({1, 4, 4096, 128})->Args({8, 16, 4096, 128})->UseManualTime();
 BENCHMARK_CAPTURE(BM_GpuTcDeltaRule, gated, true)->Args({8, 16, 4096, 128})->UseManualTime();
 BENCHMARK(BM_GpuTcSoftmax)->Args({1, 4, 8192, 128})->Args({8, 16, 8192, 128})->UseManualTime();
 BENCHMARK(BM_GpuTcUSolve)->Args({1, 4, 8192, 128})->Args({8, 16, 4096, 128})->UseManualTime();
+// the fp32 SIMT programs (f32 inputs, B=1 H=4): BM_Gpu<Op>/T/d
 
 BENCHMARK(BM_GpuLinearAttention)->ArgsProduct({{4096, 16384}, {64, 128}})->UseManualTime();
 BENCHMARK(BM_GpuDeltaRule)->ArgsProduct({{4096, 16384}, {64, 128}})->UseManualTime();

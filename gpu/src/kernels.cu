@@ -183,7 +183,7 @@ template <class In> void run_us(const USolveArgs& a, const SeqDims& d, bool tc) 
   UsPtrs<In> p{k.p, v.p, b.p, u.p};
   if constexpr (!std::is_same_v<In, float>) {
     if (tc) {
-      launch_tc_u_solve<In>(d, p, 1.0f / a.tau, plan_tc_u_solve(d, device_smem_limit()), nullptr);
+      launch_tc_u_solve<In>(d, p, 1.0f / a.tau, plan_tc_u_solve(d, device_smem_limit(), device_smem_per_sm()), nullptr);
       cuda_check(cudaDeviceSynchronize(), "tensor-core u-solve kernel");
       download(a.u, u);
       return;
@@ -222,6 +222,12 @@ const char* storage_name(Storage s) {
   return "?";
 }
 
+std::size_t device_smem_per_sm() {
+  int dev = 0, v = 0;
+  cuda_check(cudaGetDevice(&dev), "cudaGetDevice");
+  cuda_check(cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev), "cudaDeviceGetAttribute");
+  return static_cast<std::size_t>(v);
+}
 std::size_t device_smem_limit() {
   int dev = 0, v = 0;
   cuda_check(cudaGetDevice(&dev), "cudaGetDevice");

@@ -61,31 +61,38 @@ void check_tc(const SeqDims& d, const char* who) {
                                 std::to_string(kTcMaxDk));
 }
 // One block per (head, value tile): the widest tile of 64 / 32 / 16 columns that fits.
-template <class Bytes> LaunchPlan tc_value_tiled(const SeqDims& d, std::size_t smem_limit, const char* who, Bytes&& bytes) {
+template <class Bytes>
+LaunchPlan tc_value_tiled(const SeqDims& d, std::size_t smem_limit, std::size_t smem_per_sm, int threads, const char* who, Bytes&& bytes) {
   check_tc(d, who);
-  const int widest = pad16(d.dv) < 64 ? pad16(d.dv) : 64;
-  for (int vt = widest; vt >= 16; vt /= 2) {
-    if (vt % 16) continue;
-    const std::size_t b = bytes(vt);
-    if (b <= smem_limit) {
-      LaunchPlan p{d.B * d.H * ((d.dv + vt - 1) / vt), kTcThreads, b, kTcC, 0, 0};
-      p.vt = vt;
-      return p;
-    }
-  }
+  int widest = 64;
+  while (widest > 16 && widest >= 2 * pad16(d.dv)) widest /= 2;  // no wider than dv needs
+  auto make = [&](int vt) {
+    LaunchPlan p{d.B * d.H * ((d.dv + vt - 1) / vt), threads, bytes(vt), kTcC, 0, 0};
+    p.vt = vt;
+    return p;
+  };
+  // two blocks per multiprocessor (1 KiB reserved per block) where a tile allows it
+  if (smem_per_sm > 0)
+    for (int vt = widest; vt >= 16; vt /= 2)
+      if (2 * (bytes(vt) + 1024) <= smem_per_sm && bytes(vt) <= smem_limit) return make(vt);
+  for (int vt = widest; vt >= 16; vt /= 2)
+    if (bytes(vt) <= smem_limit) return make(vt);
   throw std::invalid_argument(std::string(who) + ": dk = " + std::to_string(d.dk) + " does not fit the shared memory of one block (" +
                               std::to_string(smem_limit) + " bytes) even with a 16-column value tile");
 }
 }  // namespace
 
-LaunchPlan plan_tc_linear_attention(const SeqDims& d, std::size_t smem_limit) {
-  return tc_value_tiled(d, smem_limit, "plan_tc_linear_attention", [&](int vt) { return TcSeqLayout(d.dk, vt, false).bytes; });
+LaunchPlan plan_tc_linear_attention(const SeqDims& d, std::size_t smem_limit, std::size_t smem_per_sm) {
+  return tc_value_tiled(d, smem_limit, smem_per_sm, kTcThreads, "plan_tc_linear_attention",
+                        [&](int vt) { return TcSeqLayout(d.dk, vt, false).bytes; });
 }
-LaunchPlan plan_tc_delta_rule(const SeqDims& d, std::size_t smem_limit) {
-  return tc_value_tiled(d, smem_limit, "plan_tc_delta_rule", [&](int vt) { return TcSeqLayout(d.dk, vt, true).bytes; });
+// The delta rule's chunk products (K K^T, Q K^T) are recomputed by every value tile: it keeps the
+// widest tile and one block of 16 warps per multiprocessor instead of narrowing to fit two.
+LaunchPlan plan_tc_delta_rule(const SeqDims& d, std::size_t smem_limit, std::size_t) {
+  return tc_value_tiled(d, smem_limit, 0, kTcDrThreads, "plan_tc_delta_rule", [&](int vt) { return TcSeqLayout(d.dk, vt, true).bytes; });
 }
-LaunchPlan plan_tc_u_solve(const SeqDims& d, std::size_t smem_limit) {
-  return tc_value_tiled(d, smem_limit, "plan_tc_u_solve", [&](int vt) { return TcUsLayout(d.dk, vt).bytes; });
+LaunchPlan plan_tc_u_solve(const SeqDims& d, std::size_t smem_limit, std::size_t smem_per_sm) {
+  return tc_value_tiled(d, smem_limit, smem_per_sm, kTcThreads, "plan_tc_u_solve", [&](int vt) { return TcUsLayout(d.dk, vt).bytes; });
 }
 LaunchPlan plan_tc_softmax(const SeqDims& d, std::size_t smem_limit) {
   check_tc(d, "plan_tc_softmax");

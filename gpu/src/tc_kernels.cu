@@ -33,22 +33,22 @@ struct TcDeviceCtx {
   }
 };
 
-template <class In> __global__ void tc_la_kernel(SeqDims d, int vt, LaPtrs<In> p) {
+template <class In> __global__ void __launch_bounds__(kTcThreads) tc_la_kernel(SeqDims d, int vt, LaPtrs<In> p) {
   extern __shared__ __align__(128) unsigned char smb[];
   TcDeviceCtx ctx;
   tc_linear_attention_program(ctx, smb, d, vt, p, static_cast<i64>(blockIdx.x));
 }
-template <class In> __global__ void tc_dr_kernel(SeqDims d, int vt, DrPtrs<In> p) {
+template <class In> __global__ void __launch_bounds__(kTcDrThreads) tc_dr_kernel(SeqDims d, int vt, DrPtrs<In> p) {
   extern __shared__ __align__(128) unsigned char smb[];
   TcDeviceCtx ctx;
   tc_delta_rule_program(ctx, smb, d, vt, p, static_cast<i64>(blockIdx.x));
 }
-template <class In> __global__ void tc_sm_kernel(SeqDims d, float scale, SmPtrs<In> p) {
+template <class In> __global__ void __launch_bounds__(kTcSmThreads) tc_sm_kernel(SeqDims d, float scale, SmPtrs<In> p) {
   extern __shared__ __align__(128) unsigned char smb[];
   TcDeviceCtx ctx;
   tc_softmax_program(ctx, smb, d, scale, p, static_cast<i64>(blockIdx.x));
 }
-template <class In> __global__ void tc_us_kernel(SeqDims d, int vt, float inv_tau, UsPtrs<In> p) {
+template <class In> __global__ void __launch_bounds__(kTcThreads) tc_us_kernel(SeqDims d, int vt, float inv_tau, UsPtrs<In> p) {
   extern __shared__ __align__(128) unsigned char smb[];
   TcDeviceCtx ctx;
   tc_u_solve_program(ctx, smb, d, vt, inv_tau, p, static_cast<i64>(blockIdx.x));
@@ -65,31 +65,35 @@ unsigned grid_of(const LaunchPlan& plan) {
   if (plan.grid < 1 || plan.grid > 0x7fffffffLL) throw std::invalid_argument("recall gpu: grid size out of range");
   return static_cast<unsigned>(plan.grid);
 }
-void check_plan(const LaunchPlan& plan, const char* who) {
+void check_plan(const LaunchPlan& plan, int max_threads, const char* who) {
   if (plan.vt < 16 && plan.Bq == 0) throw std::invalid_argument(std::string(who) + ": not a tensor-core plan (use plan_tc_*)");
+  if (plan.threads > max_threads || plan.threads % 32)
+    throw std::invalid_argument(std::string(who) + ": the plan's " + std::to_string(plan.threads) + " threads exceed the kernel's bound " +
+                                std::to_string(max_threads) + " or are not whole warps");
 }
 
 }  // namespace
 
 template <class In> void launch_tc_linear_attention(const SeqDims& d, const LaPtrs<In>& p, const LaunchPlan& plan, void* stream) {
-  check_plan(plan, "launch_tc_linear_attention");
+  check_plan(plan, kTcThreads, "launch_tc_linear_attention");
   set_smem(tc_la_kernel<In>, plan.smem_bytes);
   tc_la_kernel<In><<<grid_of(plan), plan.threads, plan.smem_bytes, static_cast<cudaStream_t>(stream)>>>(d, plan.vt, p);
   cuda_check(cudaGetLastError(), "tensor-core linear attention launch");
 }
 template <class In> void launch_tc_delta_rule(const SeqDims& d, const DrPtrs<In>& p, const LaunchPlan& plan, void* stream) {
-  check_plan(plan, "launch_tc_delta_rule");
+  check_plan(plan, kTcDrThreads, "launch_tc_delta_rule");
   set_smem(tc_dr_kernel<In>, plan.smem_bytes);
   tc_dr_kernel<In><<<grid_of(plan), plan.threads, plan.smem_bytes, static_cast<cudaStream_t>(stream)>>>(d, plan.vt, p);
   cuda_check(cudaGetLastError(), "tensor-core delta rule launch");
 }
 template <class In> void launch_tc_softmax(const SeqDims& d, const SmPtrs<In>& p, float scale, const LaunchPlan& plan, void* stream) {
+  check_plan(plan, kTcSmThreads, "launch_tc_softmax");
   set_smem(tc_sm_kernel<In>, plan.smem_bytes);
   tc_sm_kernel<In><<<grid_of(plan), plan.threads, plan.smem_bytes, static_cast<cudaStream_t>(stream)>>>(d, scale, p);
   cuda_check(cudaGetLastError(), "tensor-core softmax launch");
 }
 template <class In> void launch_tc_u_solve(const SeqDims& d, const UsPtrs<In>& p, float inv_tau, const LaunchPlan& plan, void* stream) {
-  check_plan(plan, "launch_tc_u_solve");
+  check_plan(plan, kTcThreads, "launch_tc_u_solve");
   set_smem(tc_us_kernel<In>, plan.smem_bytes);
   tc_us_kernel<In><<<grid_of(plan), plan.threads, plan.smem_bytes, static_cast<cudaStream_t>(stream)>>>(d, plan.vt, inv_tau, p);
   cuda_check(cudaGetLastError(), "tensor-core u-solve launch");

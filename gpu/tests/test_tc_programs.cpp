@@ -223,8 +223,24 @@ TEST(TcPlans, ValueTilesFitAndLargeShapesUse64BitGrids) {
     EXPECT_EQ(p->vt, 64);
     EXPECT_EQ(p->grid, d.B * d.H * 2);
     EXPECT_LE(p->smem_bytes, kSmem);
-    EXPECT_EQ(p->threads, kTcThreads);
+    EXPECT_EQ(p->threads, p == &dr ? kTcDrThreads : kTcThreads);
   }
+  // with the multiprocessor's shared memory given, linear attention narrows its value tile so that
+  // two blocks share a multiprocessor; the delta rule keeps its widest tile
+  const std::size_t per_sm = 228 * 1024;
+  const LaunchPlan la2 = plan_tc_linear_attention(d, kSmem, per_sm), dr2 = plan_tc_delta_rule(d, kSmem, per_sm);
+  EXPECT_EQ(la2.vt, 32);
+  EXPECT_LE(2 * (la2.smem_bytes + 1024), per_sm);
+  EXPECT_EQ(la2.grid, d.B * d.H * 4);
+  EXPECT_EQ(dr2.vt, 64);
+  // value tiles are powers of two no wider than dv needs (the programs index them with shifts)
+  for (int dv : {1, 5, 16, 17, 32, 33, 48, 64, 96, 100}) {
+    d.dv = dv;
+    const int vt = plan_tc_linear_attention(d, kSmem).vt;
+    EXPECT_TRUE(vt == 16 || vt == 32 || vt == 64) << dv;
+    EXPECT_TRUE(vt == 16 || vt < 2 * pad16(dv)) << dv;
+  }
+  d.dv = 128;
   const LaunchPlan sm = plan_tc_softmax(d, kSmem);
   EXPECT_EQ(sm.grid, d.B * d.H * 64);
   EXPECT_LE(sm.smem_bytes, kSmem);

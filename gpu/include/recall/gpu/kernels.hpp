@@ -27,6 +27,8 @@ const char* engine_name(Engine e);
 
 // Shared-memory limit used by the plans: the device's opt-in maximum per block.
 std::size_t device_smem_limit();
+// Shared memory per multiprocessor (the plans fit two blocks in it where a tile allows).
+std::size_t device_smem_per_sm();
 
 // Chunked (scalar-gated) linear attention: opt::linear_attention_chunked's contract (a.chunk is
 // the largest chunk tried; the plan may pick a smaller one that fits shared memory).

@@ -165,6 +165,8 @@ RECALL_HD inline void warp_mma_strip(const Op* A, int lda, const Op* B, int ldb,
   int j = 0;
   for (; j + 64 <= width; j += 64)
     warp_mma<Op, LA, LB, 4>(A, lda, LB == Lay::row ? B + j : B + i64(j) * ldb, ldb, C + j, ldc, K, acc);
+  for (; j + 32 <= width; j += 32)
+    warp_mma<Op, LA, LB, 2>(A, lda, LB == Lay::row ? B + j : B + i64(j) * ldb, ldb, C + j, ldc, K, acc);
   for (; j < width; j += 16)
     warp_mma<Op, LA, LB, 1>(A, lda, LB == Lay::row ? B + j : B + i64(j) * ldb, ldb, C + j, ldc, K, acc);
 }
@@ -205,6 +207,7 @@ template <int NT> RECALL_HD inline void warp_mma_tf32(const float* A, int lda, c
 RECALL_HD inline void warp_mma_tf32_strip(const float* A, int lda, const float* B, int ldb, float* C, int ldc, int K, int width) {
   int j = 0;
   for (; j + 64 <= width; j += 64) warp_mma_tf32<4>(A, lda, B + j, ldb, C + j, ldc, K);
+  for (; j + 32 <= width; j += 32) warp_mma_tf32<2>(A, lda, B + j, ldb, C + j, ldc, K);
   for (; j < width; j += 16) warp_mma_tf32<1>(A, lda, B + j, ldb, C + j, ldc, K);
 }
 

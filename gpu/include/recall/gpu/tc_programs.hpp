@@ -29,6 +29,15 @@
 #include "recall/gpu/programs.hpp"
 #include "recall/gpu/tc.hpp"
 
+#include <cstdint>
+#include <cstring>
+
+#if defined(__CUDA_ARCH__)
+#define RECALL_UNROLL4 _Pragma("unroll 4")
+#else
+#define RECALL_UNROLL4
+#endif
+
 namespace recall::gpu {
 
 constexpr int kTcC = 64;          // chunk / tile rows of every fast program
@@ -40,45 +49,108 @@ constexpr int kTcLdP = kTcC + 8;  // 16-bit 64-wide rows
 RECALL_HD inline float tc_decay(const double* pre, const int* rst, int i, int t) {
   return rst[t] > i ? 0.0f : f32_exp(float(pre[t] - pre[i]));
 }
-// One thread: pre[t] = sum of lg over (last reset, t], rst[t] = last t' <= t with lg = -inf (else -1);
-// eb[t] = exp(sum_{j<=t} lg_j); w[i] = exp(sum_{j=i+1}^{n-1} lg_j).
-RECALL_HD inline void tc_gate_prep(const float* log_gate, const SeqDims& d, i64 bh, i64 c0, int n, double* pre, int* rst, float* eb,
-                                   float* w) {
+// Row t of the chunk's gates (one lane per row, no cross-lane dependency): pre[t] = sum of lg over
+// (last reset, t] summed back from t, rst[t] = the last t' <= t with lg = -inf (else -1);
+// eb[t] = exp(sum_{j<=t} lg_j) and w[t] = exp(sum_{j=t+1}^{n-1} lg_j) (0 across a reset).
+// Rows t >= n get eb = w = 0 and rst = t (every decay into them is 0).
+RECALL_HD inline void tc_gate_row(const float* lg, int t, int n, double* pre, int* rst, float* eb, float* w, bool gated) {
+  if (t >= n) {
+    pre[t] = 0, rst[t] = t, eb[t] = 0.0f, w[t] = 0.0f;
+    return;
+  }
+  if (!gated) {  // every gate is 1
+    pre[t] = 0, rst[t] = -1, eb[t] = 1.0f, w[t] = 1.0f;
+    return;
+  }
   double acc = 0;
   int r = -1;
-  for (int t = 0; t < n; ++t) {
-    const float g = log_gate ? log_gate[row_offset(bh, d.T, c0 + t, 1)] : 0.0f;
-    if (g == kNegInf) {
-      r = t;
-      acc = 0;
-    } else {
-      acc += double(g);
+  for (int j = t; j >= 0; --j) {
+    if (lg[j] == kNegInf) {
+      r = j;
+      break;
     }
-    pre[t] = acc;
-    rst[t] = r;
+    acc += double(lg[j]);
   }
-  for (int t = 0; t < n; ++t) eb[t] = rst[t] >= 0 ? 0.0f : f32_exp(float(pre[t]));
-  for (int i = 0; i < n; ++i) w[i] = tc_decay(pre, rst, i, n - 1);
+  pre[t] = acc;
+  rst[t] = r;
+  eb[t] = r >= 0 ? 0.0f : f32_exp(float(acc));
+  double fw = 0;
+  bool reset = false;
+  for (int j = t + 1; j < n; ++j) {
+    if (lg[j] == kNegInf) {
+      reset = true;
+      break;
+    }
+    fw += double(lg[j]);
+  }
+  w[t] = reset ? 0.0f : f32_exp(float(fw));
 }
 
+template <class X> RECALL_HD inline X tc_zero() { return op_from<X>(0.0f); }
+template <> RECALL_HD inline float tc_zero<float>() { return 0.0f; }
+
 // dst[r][c] (ld) for r < rows_pad, c < cols_pad: src[row0 + r width + col0 + c] inside rows x cols, else 0.
-template <class Op>
-RECALL_HD void tc_load(int tid, int nt, Op* dst, int ld, int rows_pad, int cols_pad, const Op* src, i64 row0, int width, int rows,
+// Device: 16-byte vectors, eight per thread in flight (a tile is one memory round trip, not one per
+// element) wherever the row starts are 16-byte aligned; the host (and odd shapes) copy elementwise.
+template <class X>
+RECALL_HD void tc_load(int tid, int nt, X* dst, int ld, int rows_pad, int cols_pad, const X* src, i64 row0, int width, int rows,
                        int col0, int cols) {
+#if defined(__CUDA_ARCH__)
+  constexpr int V = 16 / sizeof(X);
+  if (width % V == 0 && col0 % V == 0 && ld % V == 0 && cols_pad % V == 0 && row0 % V == 0 &&
+      reinterpret_cast<std::uintptr_t>(src) % 16 == 0) {
+    const int vpr = cols_pad / V, nvec = rows_pad * vpr;
+    constexpr int U = 8;
+    for (int base = tid; base < nvec; base += nt * U) {
+      uint4 buf[U];
+#pragma unroll
+      for (int u = 0; u < U; ++u) {
+        const int e = base + u * nt;
+        if (e >= nvec) continue;
+        const int r = e / vpr, c = (e - r * vpr) * V;
+        if (r < rows && c + V <= cols) {
+          buf[u] = __ldg(reinterpret_cast<const uint4*>(src + row0 + i64(r) * width + col0 + c));
+        } else {
+          X tmp[V];
+#pragma unroll
+          for (int x = 0; x < V; ++x) tmp[x] = (r < rows && c + x < cols) ? src[row0 + i64(r) * width + col0 + c + x] : tc_zero<X>();
+          memcpy(&buf[u], tmp, 16);
+        }
+      }
+#pragma unroll
+      for (int u = 0; u < U; ++u) {
+        const int e = base + u * nt;
+        if (e >= nvec) continue;
+        const int r = e / vpr, c = (e - r * vpr) * V;
+        *reinterpret_cast<uint4*>(dst + i64(r) * ld + c) = buf[u];
+      }
+    }
+    return;
+  }
+#endif
   for (int e = tid; e < rows_pad * cols_pad; e += nt) {
     const int r = e / cols_pad, c = e % cols_pad;
-    dst[i64(r) * ld + c] = (r < rows && c < cols) ? src[row0 + i64(r) * width + col0 + c] : op_from<Op>(0.0f);
+    dst[i64(r) * ld + c] = (r < rows && c < cols) ? src[row0 + i64(r) * width + col0 + c] : tc_zero<X>();
   }
+}
+
+// Balanced warp work on a 64 x W fp32 output (W = 16, 32 or 64): units of 16 rows x W/h columns,
+// h = 2 where W >= 32 (8 units), else 1 (4 units); unit u -> rows 16 (u / h), columns (W / h)(u % h).
+RECALL_HD inline int tc_units(int W) { return W >= 32 ? 8 : 4; }
+RECALL_HD inline void tc_unit(int u, int W, int* r, int* c, int* w) {
+  const int h = W >= 32 ? 2 : 1;
+  *r = 16 * (u / h), *w = W / h, *c = *w * (u % h);
 }
 
 // ---- linear attention and delta rule: one block per (head, value tile) --------------------------
 struct TcSeqLayout {
-  int dk = 0, DKP = 0, DVT = 0, ldk = 0, ldt = 0, ldt4 = 0;
+  int dk = 0, DKP = 0, DVT = 0, ldk = 0, ldt = 0, ldt4 = 0, lv = 0;  // DVT = 2^lv (16, 32 or 64)
   // byte offsets
   std::size_t Q = 0, K = 0, V = 0, Xw = 0, P = 0, Pop = 0, KK = 0, KS = 0, O = 0, Dop = 0, S = 0, Sop = 0, pre = 0, rst = 0, eb = 0,
-              w = 0, beta = 0, bytes = 0;
+              w = 0, beta = 0, lg = 0, bytes = 0;
   RECALL_HD TcSeqLayout(int dk_, int dvt, bool delta) : dk(dk_), DKP(pad16(dk_)), DVT(dvt) {
     ldk = DKP + 8, ldt = DVT + 8, ldt4 = DVT + 4;
+    while ((1 << lv) < DVT) ++lv;
     Carve c;
     Q = c.take<std::uint16_t>(std::size_t(kTcC) * ldk);
     K = c.take<std::uint16_t>(std::size_t(kTcC) * ldk);
@@ -96,6 +168,7 @@ struct TcSeqLayout {
     Sop = c.take<std::uint16_t>(std::size_t(DKP) * ldt);
     pre = c.take<double>(kTcC);
     rst = c.take<int>(kTcC);
+    lg = c.take<float>(kTcC);
     eb = c.take<float>(kTcC);
     w = c.take<float>(kTcC);
     beta = c.take<float>(kTcC);
@@ -113,8 +186,9 @@ template <class Op>
 RECALL_HD void tc_state_init(int tid, int nt, const TcSeqLayout& L, TcView v, const SeqDims& d, const float* s0, i64 bh, int j0, int nj) {
   float* S = v.at<float>(L.S);
   Op* Sop = v.at<Op>(L.Sop);
+  RECALL_UNROLL4
   for (int e = tid; e < L.DKP * L.DVT; e += nt) {
-    const int c = e / L.DVT, j = e % L.DVT;
+    const int c = e >> L.lv, j = e & (L.DVT - 1);
     const float x = (s0 && c < d.dk && j < nj) ? s0[(bh * d.dv + j0 + j) * d.dk + c] : 0.0f;
     S[c * L.ldt4 + j] = x;
     Sop[c * L.ldt + j] = op_from<Op>(x);
@@ -140,17 +214,46 @@ RECALL_HD void tc_chunk_load(int tid, int nt, const TcSeqLayout& L, TcView v, co
 RECALL_HD inline void tc_store_out(int tid, int nt, const TcSeqLayout& L, TcView v, const SeqDims& d, float* o, i64 bh, i64 c0, int n,
                                    int j0, int nj) {
   const float* O = v.at<float>(L.O);
-  for (int e = tid; e < n * nj; e += nt) {
-    const int t = e / nj, j = e % nj;
-    o[row_offset(bh, d.T, c0 + t, d.dv) + j0 + j] = O[t * L.ldt4 + j];
+  RECALL_UNROLL4
+  for (int e = tid; e < (n << L.lv); e += nt) {
+    const int t = e >> L.lv, j = e & (L.DVT - 1);
+    if (j < nj) o[row_offset(bh, d.T, c0 + t, d.dv) + j0 + j] = O[t * L.ldt4 + j];
   }
 }
 template <class Op> RECALL_HD void tc_state_round(int tid, int nt, const TcSeqLayout& L, TcView v) {
   const float* S = v.at<float>(L.S);
   Op* Sop = v.at<Op>(L.Sop);
+  RECALL_UNROLL4
   for (int e = tid; e < L.DKP * L.DVT; e += nt) {
-    const int c = e / L.DVT, j = e % L.DVT;
+    const int c = e >> L.lv, j = e & (L.DVT - 1);
     Sop[c * L.ldt + j] = op_from<Op>(S[c * L.ldt4 + j]);
+  }
+}
+
+// Log gates (0 when ungated, 0 past the chunk's end) and beta (null: not loaded) of the chunk.
+RECALL_HD inline void tc_load_gates(int tid, int nt, const TcSeqLayout& L, TcView v, const SeqDims& d, const float* log_gate,
+                                    const float* beta, i64 bh, i64 c0, int n) {
+  float *lg = v.at<float>(L.lg), *b = v.at<float>(L.beta);
+  for (int t = tid; t < kTcC; t += nt) {
+    lg[t] = (t < n && log_gate) ? log_gate[row_offset(bh, d.T, c0 + t, 1)] : 0.0f;
+    if (beta) b[t] = t < n ? beta[row_offset(bh, d.T, c0 + t, 1)] : 0.0f;
+  }
+}
+// O += P X (units over 64 x DVT) and S += K^T Xw (units over DKP x DVT), spread over the warps.
+template <class Op>
+RECALL_HD void tc_output_and_state(int wid, int nw, const TcSeqLayout& L, const Op* P, const Op* X, float* O, const Op* K, const Op* Xw,
+                                   float* S) {
+  const int uo = tc_units(L.DVT), h = uo / 4, us = (L.DKP / 16) * h;
+  for (int u = wid; u < uo + us; u += nw) {
+    int r, c, wd;
+    if (u < uo) {
+      tc_unit(u, L.DVT, &r, &c, &wd);
+      warp_mma_strip<Op, Lay::row, Lay::row>(P + r * kTcLdP, kTcLdP, X + c, L.ldt, O + r * L.ldt4 + c, L.ldt4, kTcC, wd, true);
+    } else {
+      const int uu = u - uo;
+      wd = L.DVT / h, r = 16 * (uu / h), c = wd * (uu % h);
+      warp_mma_strip<Op, Lay::col, Lay::row>(K + r, L.ldk, Xw + c, L.ldt, S + r * L.ldt4 + c, L.ldt4, kTcC, wd, true);
+    }
   }
 }
 
@@ -168,41 +271,50 @@ RECALL_HD void tc_linear_attention_program(Ctx& ctx, unsigned char* smb, const S
   float *P = v.at<float>(L.P), *O = v.at<float>(L.O), *S = v.at<float>(L.S), *eb = v.at<float>(L.eb), *w = v.at<float>(L.w);
   double* pre = v.at<double>(L.pre);
   int* rst = v.at<int>(L.rst);
+  const float* lg = v.at<float>(L.lg);
   ctx.phase([&](int tid, int nt) { tc_state_init<Op>(tid, nt, L, v, d, p.s0, bh, j0, nj); });
   for (i64 c0 = 0; c0 < d.T; c0 += kTcC) {
     const int n = int((d.T - c0) < kTcC ? (d.T - c0) : kTcC);
     ctx.phase([&](int tid, int nt) {
       tc_chunk_load(tid, nt, L, v, d, p.q, p.k, p.v, bh, c0, n, j0, nj);
-      if (tid == 0) tc_gate_prep(p.log_gate, d, bh, c0, n, pre, rst, eb, w);
+      tc_load_gates(tid, nt, L, v, d, p.log_gate, nullptr, bh, c0, n);
     });
-    // P = Q K^T (strips 0-3), O = Q S (strips 4-7)
-    ctx.warps([&](int wid, int nw, auto&) {
-      for (int s = wid; s < 8; s += nw) {
-        if (s < 4) warp_mma_strip<Op, Lay::row, Lay::col>(Q + 16 * s * L.ldk, L.ldk, K, L.ldk, P + 16 * s * kTcLdS, kTcLdS, L.DKP, kTcC, false);
-        else warp_mma_strip<Op, Lay::row, Lay::row>(Q + 16 * (s - 4) * L.ldk, L.ldk, Sop, L.ldt, O + 16 * (s - 4) * L.ldt4, L.ldt4, L.DKP, L.DVT, false);
+    // gates (one lane per row); P = Q K^T (units 0-7), O = Q S (units 8..)
+    ctx.warps([&](int wid, int nw, auto& W) {
+      W.each([&](int lane) {
+        const int t = wid * 32 + lane;
+        if (t < kTcC) tc_gate_row(lg, t, n, pre, rst, eb, w, p.log_gate != nullptr);
+      });
+      const int uo = tc_units(L.DVT);
+      for (int u = wid; u < 8 + uo; u += nw) {
+        int r, c, wd;
+        if (u < 8) {
+          tc_unit(u, kTcC, &r, &c, &wd);
+          warp_mma_strip<Op, Lay::row, Lay::col>(Q + r * L.ldk, L.ldk, K + c * L.ldk, L.ldk, P + r * kTcLdS + c, kTcLdS, L.DKP, wd, false);
+        } else {
+          tc_unit(u - 8, L.DVT, &r, &c, &wd);
+          warp_mma_strip<Op, Lay::row, Lay::row>(Q + r * L.ldk, L.ldk, Sop + c, L.ldt, O + r * L.ldt4 + c, L.ldt4, L.DKP, wd, false);
+        }
       }
     });
     ctx.phase([&](int tid, int nt) {
+      RECALL_UNROLL4
       for (int e = tid; e < kTcC * kTcC; e += nt) {
-        const int t = e / kTcC, i = e % kTcC;
+        const int t = e >> 6, i = e & 63;  // kTcC = 64
         Pop[t * kTcLdP + i] = op_from<Op>((t < n && i <= t) ? P[t * kTcLdS + i] * tc_decay(pre, rst, i, t) : 0.0f);
       }
+      RECALL_UNROLL4
       for (int e = tid; e < kTcC * L.DVT; e += nt) {
-        const int t = e / L.DVT, j = e % L.DVT;
+        const int t = e >> L.lv, j = e & (L.DVT - 1);
         O[t * L.ldt4 + j] = t < n ? eb[t] * O[t * L.ldt4 + j] : 0.0f;
         Vw[t * L.ldt + j] = op_from<Op>(t < n ? w[t] * to_f32(V[t * L.ldt + j]) : 0.0f);
       }
       const float an = eb[n - 1];
-      for (int e = tid; e < L.DKP * L.DVT; e += nt) S[(e / L.DVT) * L.ldt4 + e % L.DVT] *= an;
+      RECALL_UNROLL4
+      for (int e = tid; e < L.DKP * L.DVT; e += nt) S[(e >> L.lv) * L.ldt4 + (e & (L.DVT - 1))] *= an;
     });
-    // O += P V (strips 0-3); S += K^T (w v) (strips 4..)
-    ctx.warps([&](int wid, int nw, auto&) {
-      const int strips = 4 + L.DKP / 16;
-      for (int s = wid; s < strips; s += nw) {
-        if (s < 4) warp_mma_strip<Op, Lay::row, Lay::row>(Pop + 16 * s * kTcLdP, kTcLdP, V, L.ldt, O + 16 * s * L.ldt4, L.ldt4, kTcC, L.DVT, true);
-        else warp_mma_strip<Op, Lay::col, Lay::row>(K + 16 * (s - 4), L.ldk, Vw, L.ldt, S + 16 * (s - 4) * L.ldt4, L.ldt4, kTcC, L.DVT, true);
-      }
-    });
+    // O += P V; S += K^T (w v)
+    ctx.warps([&](int wid, int nw, auto&) { tc_output_and_state(wid, nw, L, Pop, V, O, K, Vw, S); });
     ctx.phase([&](int tid, int nt) {
       tc_store_out(tid, nt, L, v, d, p.o, bh, c0, n, j0, nj);
       tc_state_round<Op>(tid, nt, L, v);
@@ -211,23 +323,46 @@ RECALL_HD void tc_linear_attention_program(Ctx& ctx, unsigned char* smb, const S
   ctx.phase([&](int tid, int nt) { tc_state_store(tid, nt, L, v, d, p.s_final, bh, j0, nj); });
 }
 
-// Forward substitution of the chunk system, one value column per thread: X[t][j] -= sum_{i<t} M[t][i] X[i][j]
-// (four partial sums, for instruction-level parallelism).
-RECALL_HD inline void tc_substitute(int tid, int nt, const float* M, int ldm, float* X, int ldx, int n, int cols) {
-  for (int j = tid; j < cols; j += nt)
-    for (int t = 1; t < n; ++t) {
-      const float* m = M + i64(t) * ldm;
-      float a0 = X[t * ldx + j], a1 = 0, a2 = 0, a3 = 0;
-      int i = 0;
-      for (; i + 4 <= t; i += 4) {
-        a0 -= m[i] * X[i * ldx + j];
-        a1 -= m[i + 1] * X[(i + 1) * ldx + j];
-        a2 -= m[i + 2] * X[(i + 2) * ldx + j];
-        a3 -= m[i + 3] * X[(i + 3) * ldx + j];
+// Forward substitution of the chunk system X[t][:] -= sum_{i<t} M[t][i] X[i][:] (M strictly lower
+// triangular, fp32), blocked by 16 rows: the diagonal block by substitution, one value column per
+// thread, then every row below loses the block's contribution, all threads over (row, column).
+#if defined(__CUDACC__)
+#pragma nv_exec_check_disable
+#endif
+template <class Ctx> RECALL_HD void tc_substitute_blocked(Ctx& ctx, const float* M, int ldm, float* X, int ldx, int n, int cols) {
+  for (int b = 0; b < n; b += 16) {
+    const int be = (b + 16) < n ? (b + 16) : n;
+    ctx.phase([&](int tid, int nt) {
+      for (int j = tid; j < cols; j += nt)
+        for (int t = b + 1; t < be; ++t) {
+          const float* m = M + i64(t) * ldm;
+          float a0 = X[t * ldx + j], a1 = 0.0f;
+          int i = b;
+          for (; i + 2 <= t; i += 2) {
+            a0 -= m[i] * X[i * ldx + j];
+            a1 -= m[i + 1] * X[(i + 1) * ldx + j];
+          }
+          if (i < t) a0 -= m[i] * X[i * ldx + j];
+          X[t * ldx + j] = a0 + a1;
+        }
+    });
+    if (be >= n) break;
+    ctx.phase([&](int tid, int nt) {
+      const int rows = n - be;
+      for (int e = tid; e < rows * cols; e += nt) {
+        const int t = be + e / cols, j = e % cols;
+        const float* m = M + i64(t) * ldm;
+        float a0 = X[t * ldx + j], a1 = 0.0f, a2 = 0.0f, a3 = 0.0f;
+        for (int i = b; i < be; i += 4) {
+          a0 -= m[i] * X[i * ldx + j];
+          a1 -= m[i + 1] * X[(i + 1) * ldx + j];
+          a2 -= m[i + 2] * X[(i + 2) * ldx + j];
+          a3 -= m[i + 3] * X[(i + 3) * ldx + j];
+        }
+        X[t * ldx + j] = (a0 + a1) + (a2 + a3);
       }
-      for (; i < t; ++i) a0 -= m[i] * X[i * ldx + j];
-      X[t * ldx + j] = (a0 + a1) + (a2 + a3);
-    }
+    });
+  }
 }
 
 #if defined(__CUDACC__)
@@ -246,57 +381,66 @@ RECALL_HD void tc_delta_rule_program(Ctx& ctx, unsigned char* smb, const SeqDims
         *eb = v.at<float>(L.eb), *w = v.at<float>(L.w), *beta = v.at<float>(L.beta);
   double* pre = v.at<double>(L.pre);
   int* rst = v.at<int>(L.rst);
+  const float* lg = v.at<float>(L.lg);
   ctx.phase([&](int tid, int nt) { tc_state_init<Op>(tid, nt, L, v, d, p.s0, bh, j0, nj); });
   for (i64 c0 = 0; c0 < d.T; c0 += kTcC) {
     const int n = int((d.T - c0) < kTcC ? (d.T - c0) : kTcC);
     ctx.phase([&](int tid, int nt) {
       tc_chunk_load(tid, nt, L, v, d, p.q, p.k, p.v, bh, c0, n, j0, nj);
-      for (int t = tid; t < kTcC; t += nt) beta[t] = t < n ? p.beta[row_offset(bh, d.T, c0 + t, 1)] : 0.0f;
-      if (tid == 0) tc_gate_prep(p.log_gate, d, bh, c0, n, pre, rst, eb, w);
+      tc_load_gates(tid, nt, L, v, d, p.log_gate, p.beta, bh, c0, n);
     });
-    // K K^T, Q K^T, K S, Q S: sixteen 16-row strips
-    ctx.warps([&](int wid, int nw, auto&) {
-      for (int s = wid; s < 16; s += nw) {
-        const int r = 16 * (s % 4);
-        switch (s / 4) {
-          case 0: warp_mma_strip<Op, Lay::row, Lay::col>(K + r * L.ldk, L.ldk, K, L.ldk, KK + r * kTcLdS, kTcLdS, L.DKP, kTcC, false); break;
-          case 1: warp_mma_strip<Op, Lay::row, Lay::col>(Q + r * L.ldk, L.ldk, K, L.ldk, P + r * kTcLdS, kTcLdS, L.DKP, kTcC, false); break;
-          case 2: warp_mma_strip<Op, Lay::row, Lay::row>(K + r * L.ldk, L.ldk, Sop, L.ldt, D + r * L.ldt4, L.ldt4, L.DKP, L.DVT, false); break;
-          default: warp_mma_strip<Op, Lay::row, Lay::row>(Q + r * L.ldk, L.ldk, Sop, L.ldt, O + r * L.ldt4, L.ldt4, L.DKP, L.DVT, false); break;
+    // gates (one lane per row); K K^T, Q K^T (units 0-15), K S, Q S (units 16..)
+    ctx.warps([&](int wid, int nw, auto& W) {
+      W.each([&](int lane) {
+        const int t = wid * 32 + lane;
+        if (t < kTcC) tc_gate_row(lg, t, n, pre, rst, eb, w, p.log_gate != nullptr);
+      });
+      const int uo = tc_units(L.DVT);
+      for (int u = wid; u < 16 + 2 * uo; u += nw) {
+        int r, c, wd;
+        if (u < 16) {
+          tc_unit(u % 8, kTcC, &r, &c, &wd);
+          const Op* A = u < 8 ? K : Q;
+          float* C = u < 8 ? KK : P;
+          warp_mma_strip<Op, Lay::row, Lay::col>(A + r * L.ldk, L.ldk, K + c * L.ldk, L.ldk, C + r * kTcLdS + c, kTcLdS, L.DKP, wd, false);
+        } else {
+          const int uu = u - 16;
+          tc_unit(uu % uo, L.DVT, &r, &c, &wd);
+          const Op* A = uu < uo ? K : Q;
+          float* C = uu < uo ? D : O;
+          warp_mma_strip<Op, Lay::row, Lay::row>(A + r * L.ldk, L.ldk, Sop + c, L.ldt, C + r * L.ldt4 + c, L.ldt4, L.DKP, wd, false);
         }
       }
     });
     ctx.phase([&](int tid, int nt) {
+      RECALL_UNROLL4
       for (int e = tid; e < kTcC * kTcC; e += nt) {
-        const int t = e / kTcC, i = e % kTcC;
+        const int t = e >> 6, i = e & 63;  // kTcC = 64
         const float g = (t < n && i <= t) ? tc_decay(pre, rst, i, t) : 0.0f;
         KK[t * kTcLdS + i] = i < t ? beta[t] * g * KK[t * kTcLdS + i] : 0.0f;
         Pop[t * kTcLdP + i] = op_from<Op>(g != 0.0f ? g * P[t * kTcLdS + i] : 0.0f);
       }
+      RECALL_UNROLL4
       for (int e = tid; e < kTcC * L.DVT; e += nt) {
-        const int t = e / L.DVT, j = e % L.DVT;
+        const int t = e >> L.lv, j = e & (L.DVT - 1);
         D[t * L.ldt4 + j] = t < n ? beta[t] * (to_f32(V[t * L.ldt + j]) - eb[t] * D[t * L.ldt4 + j]) : 0.0f;
         O[t * L.ldt4 + j] = t < n ? eb[t] * O[t * L.ldt4 + j] : 0.0f;
       }
       const float an = eb[n - 1];
-      for (int e = tid; e < L.DKP * L.DVT; e += nt) S[(e / L.DVT) * L.ldt4 + e % L.DVT] *= an;
+      RECALL_UNROLL4
+      for (int e = tid; e < L.DKP * L.DVT; e += nt) S[(e >> L.lv) * L.ldt4 + (e & (L.DVT - 1))] *= an;
     });
-    ctx.phase([&](int tid, int nt) { tc_substitute(tid, nt, KK, kTcLdS, D, L.ldt4, n, L.DVT); });
+    tc_substitute_blocked(ctx, KK, kTcLdS, D, L.ldt4, n, L.DVT);
     ctx.phase([&](int tid, int nt) {
+      RECALL_UNROLL4
       for (int e = tid; e < kTcC * L.DVT; e += nt) {
-        const int t = e / L.DVT, j = e % L.DVT;
+        const int t = e >> L.lv, j = e & (L.DVT - 1);
         const float x = D[t * L.ldt4 + j];
         Dop[t * L.ldt + j] = op_from<Op>(x);
         Dw[t * L.ldt + j] = op_from<Op>(t < n ? w[t] * x : 0.0f);
       }
     });
-    ctx.warps([&](int wid, int nw, auto&) {
-      const int strips = 4 + L.DKP / 16;
-      for (int s = wid; s < strips; s += nw) {
-        if (s < 4) warp_mma_strip<Op, Lay::row, Lay::row>(Pop + 16 * s * kTcLdP, kTcLdP, Dop, L.ldt, O + 16 * s * L.ldt4, L.ldt4, kTcC, L.DVT, true);
-        else warp_mma_strip<Op, Lay::col, Lay::row>(K + 16 * (s - 4), L.ldk, Dw, L.ldt, S + 16 * (s - 4) * L.ldt4, L.ldt4, kTcC, L.DVT, true);
-      }
-    });
+    ctx.warps([&](int wid, int nw, auto&) { tc_output_and_state(wid, nw, L, Pop, Dop, O, K, Dw, S); });
     ctx.phase([&](int tid, int nt) {
       tc_store_out(tid, nt, L, v, d, p.o, bh, c0, n, j0, nj);
       tc_state_round<Op>(tid, nt, L, v);
@@ -410,10 +554,11 @@ RECALL_HD void tc_softmax_program(Ctx& ctx, unsigned char* smb, const SeqDims& d
 
 // ---- DeltaFormer u-solve: one block per (head, value tile) ---------------------------------------
 struct TcUsLayout {
-  int DKP = 0, DVT = 0, ldk = 0, ldt4 = 0;
+  int DKP = 0, DVT = 0, ldk = 0, ldt4 = 0, lv = 0;  // DVT = 2^lv
   std::size_t Kc = 0, Kp = 0, R = 0, Up = 0, A = 0, beta = 0, bytes = 0;
   RECALL_HD TcUsLayout(int dk, int dvt) : DKP(pad16(dk)), DVT(dvt) {
     ldk = DKP + 8, ldt4 = DVT + 4;
+    while ((1 << lv) < DVT) ++lv;
     Carve c;
     Kc = c.take<std::uint16_t>(std::size_t(kTcC) * ldk);
     Kp = c.take<std::uint16_t>(std::size_t(kTcC) * ldk);
@@ -441,8 +586,9 @@ RECALL_HD void tc_u_solve_program(Ctx& ctx, unsigned char* smb, const SeqDims& d
     const int n = int((d.T - c0) < kTcC ? (d.T - c0) : kTcC);
     ctx.phase([&](int tid, int nt) {
       tc_load(tid, nt, Kc, L.ldk, kTcC, L.DKP, p.k, row_offset(bh, d.T, c0, d.dk), d.dk, n, 0, d.dk);
+      RECALL_UNROLL4
       for (int e = tid; e < kTcC * L.DVT; e += nt) {
-        const int t = e / L.DVT, j = e % L.DVT;
+        const int t = e >> L.lv, j = e & (L.DVT - 1);
         R[t * L.ldt4 + j] = (t < n && j < nj) ? to_f32(p.v[row_offset(bh, d.T, c0 + t, d.dv) + j0 + j]) : 0.0f;
       }
       for (int t = tid; t < kTcC; t += nt) beta[t] = t < n ? (p.beta ? p.beta[row_offset(bh, d.T, c0 + t, 1)] : 1.0f) : 0.0f;
@@ -450,40 +596,50 @@ RECALL_HD void tc_u_solve_program(Ctx& ctx, unsigned char* smb, const SeqDims& d
     for (i64 p0 = 0; p0 < c0; p0 += kTcC) {  // earlier chunks are full
       ctx.phase([&](int tid, int nt) {
         tc_load(tid, nt, Kp, L.ldk, kTcC, L.DKP, p.k, row_offset(bh, d.T, p0, d.dk), d.dk, kTcC, 0, d.dk);
-        for (int e = tid; e < kTcC * L.DVT; e += nt) {
-          const int i = e / L.DVT, j = e % L.DVT;
-          Up[i * L.ldt4 + j] = j < nj ? p.u[row_offset(bh, d.T, p0 + i, d.dv) + j0 + j] : 0.0f;
-        }
+        tc_load<float>(tid, nt, Up, L.ldt4, kTcC, L.DVT, p.u, row_offset(bh, d.T, p0, d.dv), d.dv, kTcC, j0, nj);
       });
       ctx.warps([&](int wid, int nw, auto&) {
-        for (int s = wid; s < 4; s += nw)
-          warp_mma_strip<Op, Lay::row, Lay::col>(Kc + 16 * s * L.ldk, L.ldk, Kp, L.ldk, A + 16 * s * kTcLdS, kTcLdS, L.DKP, kTcC, false);
+        for (int u = wid; u < 8; u += nw) {
+          int r, c, wd;
+          tc_unit(u, kTcC, &r, &c, &wd);
+          warp_mma_strip<Op, Lay::row, Lay::col>(Kc + r * L.ldk, L.ldk, Kp + c * L.ldk, L.ldk, A + r * kTcLdS + c, kTcLdS, L.DKP, wd, false);
+        }
       });
       ctx.phase([&](int tid, int nt) {
+        RECALL_UNROLL4
         for (int e = tid; e < kTcC * kTcC; e += nt) {
-          const int t = e / kTcC;
-          A[t * kTcLdS + e % kTcC] = t < n ? -beta[t] * f32_exp(inv_tau * A[t * kTcLdS + e % kTcC]) : 0.0f;
+          const int t = e >> 6, i = e & 63;  // kTcC = 64
+          A[t * kTcLdS + i] = t < n ? -beta[t] * f32_exp(inv_tau * A[t * kTcLdS + i]) : 0.0f;
         }
       });
       ctx.warps([&](int wid, int nw, auto&) {
-        for (int s = wid; s < 4; s += nw) warp_mma_tf32_strip(A + 16 * s * kTcLdS, kTcLdS, Up, L.ldt4, R + 16 * s * L.ldt4, L.ldt4, kTcC, L.DVT);
+        for (int u = wid; u < tc_units(L.DVT); u += nw) {
+          int r, c, wd;
+          tc_unit(u, L.DVT, &r, &c, &wd);
+          warp_mma_tf32_strip(A + r * kTcLdS, kTcLdS, Up + c, L.ldt4, R + r * L.ldt4 + c, L.ldt4, kTcC, wd);
+        }
       });
     }
     ctx.warps([&](int wid, int nw, auto&) {
-      for (int s = wid; s < 4; s += nw)
-        warp_mma_strip<Op, Lay::row, Lay::col>(Kc + 16 * s * L.ldk, L.ldk, Kc, L.ldk, A + 16 * s * kTcLdS, kTcLdS, L.DKP, kTcC, false);
+      for (int u = wid; u < 8; u += nw) {
+        int r, c, wd;
+        tc_unit(u, kTcC, &r, &c, &wd);
+        warp_mma_strip<Op, Lay::row, Lay::col>(Kc + r * L.ldk, L.ldk, Kc + c * L.ldk, L.ldk, A + r * kTcLdS + c, kTcLdS, L.DKP, wd, false);
+      }
     });
     ctx.phase([&](int tid, int nt) {
+      RECALL_UNROLL4
       for (int e = tid; e < kTcC * kTcC; e += nt) {
-        const int t = e / kTcC, i = e % kTcC;
+        const int t = e >> 6, i = e & 63;  // kTcC = 64
         A[t * kTcLdS + i] = (t < n && i < t) ? beta[t] * f32_exp(inv_tau * A[t * kTcLdS + i]) : 0.0f;
       }
     });
-    ctx.phase([&](int tid, int nt) { tc_substitute(tid, nt, A, kTcLdS, R, L.ldt4, n, L.DVT); });
+    tc_substitute_blocked(ctx, A, kTcLdS, R, L.ldt4, n, L.DVT);
     ctx.phase([&](int tid, int nt) {
-      for (int e = tid; e < n * nj; e += nt) {
-        const int t = e / nj, j = e % nj;
-        p.u[row_offset(bh, d.T, c0 + t, d.dv) + j0 + j] = R[t * L.ldt4 + j];
+      RECALL_UNROLL4
+      for (int e = tid; e < (n << L.lv); e += nt) {
+        const int t = e >> L.lv, j = e & (L.DVT - 1);
+        if (j < nj) p.u[row_offset(bh, d.T, c0 + t, d.dv) + j0 + j] = R[t * L.ldt4 + j];
       }
     });
   }
@@ -492,11 +648,18 @@ RECALL_HD void tc_u_solve_program(Ctx& ctx, unsigned char* smb, const SeqDims& d
 // ---- launch plans (host side) --------------------------------------------------------------------
 // Value tile: the widest of 64, 32, 16 columns (not wider than dv needs) whose layout fits smem_limit.
 // Throws std::invalid_argument naming the shape when dk > kTcMaxDk or nothing fits.
-constexpr int kTcThreads = 256;     // 8 warps: linear attention, delta rule, u-solve
+// smem_per_sm > 0 (the device's shared memory per multiprocessor): prefer the widest tile with which
+// two blocks share a multiprocessor, else the widest that fits at all. Measured on an H100 (bench_gpu,
+// linear attention B=8 H=16 T=4096 d=128 bf16): two blocks of 32-column tiles ran at 14.1 TFLOP/s,
+// one block of 64-column tiles at 22.6, so the host entry points plan linear attention without it
+// (the recomputed Q K^T of the narrower tiles costs more than the extra warps hide); the u-solve's
+// 64-column tile fits twice either way.
+constexpr int kTcThreads = 256;     // 8 warps: linear attention, u-solve
+constexpr int kTcDrThreads = 512;   // 16 warps: the delta rule (one block per multiprocessor)
 constexpr int kTcSmThreads = 128;   // 4 warps of 16 query rows: softmax
-LaunchPlan plan_tc_linear_attention(const SeqDims& d, std::size_t smem_limit);
-LaunchPlan plan_tc_delta_rule(const SeqDims& d, std::size_t smem_limit);
+LaunchPlan plan_tc_linear_attention(const SeqDims& d, std::size_t smem_limit, std::size_t smem_per_sm = 0);
+LaunchPlan plan_tc_delta_rule(const SeqDims& d, std::size_t smem_limit, std::size_t smem_per_sm = 0);
 LaunchPlan plan_tc_softmax(const SeqDims& d, std::size_t smem_limit);
-LaunchPlan plan_tc_u_solve(const SeqDims& d, std::size_t smem_limit);
+LaunchPlan plan_tc_u_solve(const SeqDims& d, std::size_t smem_limit, std::size_t smem_per_sm = 0);
 
 }  // namespace recall::gpu
