@@ -37,6 +37,8 @@ int main(int argc, char** argv) {
   report->add_flag("--quick", quick, "the quick campaign (the default; minutes)");
   report->add_flag("--full", report_full, "the full campaign: every precision, T up to 4096, full claim checks (an hour on 2 cores)");
   report->add_option("--seed", seed, "seed of the instance generators");
+  std::string mutation_tsv;
+  report->add_option("--mutation", mutation_tsv, "ci/mutate's mutation.tsv: adds the mutation-testing table (fault -> first test that caught it)");
 
   auto* validate = app.add_subcommand("validate", "judge a kernel's outputs (NumPy .npy/.npz) against the MP reference");
   recall::ValidateOptions vo;
@@ -126,7 +128,7 @@ int main(int argc, char** argv) {
         return 2;
       }
       cfg.quick = !report_full;
-      return recall::cmd_report(out_dir, cfg, std::cout, std::cerr);
+      return recall::cmd_report(out_dir, cfg, std::cout, std::cerr, mutation_tsv);
     }
   } catch (const std::exception& e) {
     std::cerr << "recall: " << e.what() << '\n';

@@ -1,4 +1,5 @@
 // Eigen CPU kernels of the delta-rule family; see recall/optimized/delta_rule.hpp.
+#include "recall/fault.hpp"
 #include "recall/optimized/delta_rule.hpp"
 #include "kernel_support.hpp"
 
@@ -85,11 +86,16 @@ void chunked_head(Index Tn, Index dk, Index dv, Index C, const T* q, const T* k,
     ConstMap<T> Q(q, Tn, dk), K(k, Tn, dk), V(v, Tn, dv);
     MutMap<T> O(o, Tn, dv);
     for (Index s = 0; s < Tn; s += C) {
-      const Index n = std::min(C, Tn - s);
+      Index n = std::min(C, Tn - s);
+      if (RECALL_FAULT_ON(dr_tail_short) && n < C && n > 1) --n;
       const auto Qc = Q.middleRows(s, n);
       const auto Kc = K.middleRows(s, n);
       const auto Vc = V.middleRows(s, n);
       const T* bc = beta + s;
+      // faults dr_beta_one_factor (no beta on the right-hand side), dr_correction_sign (+ K S^T)
+      const bool rhs_beta = !RECALL_FAULT_ON(dr_beta_one_factor);
+      const T corr = RECALL_FAULT_ON(dr_correction_sign) ? T(-1) : T(1);
+      auto rb = [&](Index t) { return rhs_beta ? bc[t] : T(1); };
       auto Oc = O.middleRows(s, n);
       auto R = ws.R.topRows(n);
       auto X = ws.X.topRows(n);
@@ -130,7 +136,7 @@ void chunked_head(Index Tn, Index dk, Index dv, Index C, const T* q, const T* k,
 
       // right-hand side R = diag(beta) (V_c - diag(exp b) K_c S^T); inter-chunk output diag(exp b) Q_c S^T
       if (state_zero) {
-        for (Index t = 0; t < n; ++t) R.row(t) = bc[t] * Vc.row(t);
+        for (Index t = 0; t < n; ++t) R.row(t) = rb(t) * Vc.row(t);
         Oc.setZero();
       } else {
         auto WS = ws.WS.topRows(2 * n);
@@ -141,11 +147,11 @@ void chunked_head(Index Tn, Index dk, Index dv, Index C, const T* q, const T* k,
           for (Index t = 0; t < n; ++t) {
             auto x = WS.row(n + t);
             scale_by_exp(x, ws.eb[t]);
-            R.row(t) = bc[t] * (Vc.row(t) - x);
+            R.row(t) = rb(t) * (Vc.row(t) - corr * x);
             scale_by_exp(Oc.row(t), ws.eb[t]);
           }
         } else {
-          for (Index t = 0; t < n; ++t) R.row(t) = bc[t] * (Vc.row(t) - X.row(t));
+          for (Index t = 0; t < n; ++t) R.row(t) = rb(t) * (Vc.row(t) - corr * X.row(t));
         }
       }
 

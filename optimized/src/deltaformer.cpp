@@ -1,4 +1,5 @@
 // DeltaFormer u-solve (substitution, blocked, product-form inverse) and read-out (see the header).
+#include "recall/fault.hpp"
 #include "recall/optimized/deltaformer.hpp"
 
 #include <Eigen/Dense>
@@ -91,16 +92,22 @@ template <class T> void deltaformer(const DeltaFormerArgs<T>& a) {
           const int n = std::min(C, Tn - s), e = s + n;
           W.noalias() = K.middleRows(s, n) * K.topRows(e).transpose();
           W *= scale;
+          const int diag = RECALL_FAULT_ON(df_u_diagonal_included) ? 1 : 0;  // fault: the i = t term too
           for (int r = 0; r < n; ++r) {
             const int t = s + r;
-            weights(W.row(r).data(), t, norm, bet(t), b, h, t);  // columns i < t
-            W.row(r).tail(e - t).setZero();                     // i >= t
+            weights(W.row(r).data(), t + diag, norm, bet(t), b, h, t);  // columns i < t
+            W.row(r).tail(e - t - diag).setZero();                     // i >= t
           }
           P = V.middleRows(s, n);
           if (s > 0) P.noalias() -= W.leftCols(s) * U.topRows(s);  // off-diagonal part: one GEMM
           if (a.solve == USolve::blocked) {
             for (int r = 0; r < n; ++r) {  // forward substitution on the diagonal block
-              if (r > 0) P.row(r).noalias() -= W.row(r).segment(s, r) * P.topRows(r);
+              if (diag) {  // the fault: the row's own (not yet updated) value enters its update
+                const Mat<T> upd = W.row(r).segment(s, r + 1) * P.topRows(r + 1);
+                P.row(r) -= upd;
+              } else if (r > 0) {
+                P.row(r).noalias() -= W.row(r).segment(s, r) * P.topRows(r);
+              }
             }
             U.middleRows(s, n) = P;
           } else {

@@ -1,4 +1,5 @@
 // Eigen CPU kernels of the linear-attention family; see recall/optimized/linear_attention.hpp.
+#include "recall/fault.hpp"
 #include "recall/optimized/linear_attention.hpp"
 #include "kernel_support.hpp"
 
@@ -45,7 +46,8 @@ void chunked_head(Index Tn, Index dk, Index dv, Index C, const T* q, const T* k,
                   const T* s0, T* o, T* sfin, ChunkWorkspace<T>& ws) {
   auto& S = ws.S;
   bool state_zero = (s0 == nullptr);
-  if (s0) S = ConstMap<T>(s0, dv, dk);
+  if (s0 && RECALL_FAULT_ON(la_s0_transposed)) S = ConstMap<T>(s0, dk, dv).transpose();
+  else if (s0) S = ConstMap<T>(s0, dv, dk);
   else S.setZero();
 
   if (Tn > 0) {
@@ -53,6 +55,11 @@ void chunked_head(Index Tn, Index dk, Index dv, Index C, const T* q, const T* k,
     MutMap<T> O(o, Tn, dv);
     for (Index s = 0; s < Tn; s += C) {
       const Index n = std::min(C, Tn - s);
+      if (RECALL_FAULT_ON(la_tail_dropped) && n < C) break;
+      if (RECALL_FAULT_ON(la_state_not_carried) && s > 0) {
+        S.setZero();
+        state_zero = true;
+      }
       const auto Qc = Q.middleRows(s, n);
       const auto Kc = K.middleRows(s, n);
       const auto Vc = V.middleRows(s, n);
@@ -60,11 +67,14 @@ void chunked_head(Index Tn, Index dk, Index dv, Index C, const T* q, const T* k,
       auto A = ws.A.topLeftCorner(n, n);
 
       if (lg) {
-        const T* g = lg + s;
+        const T* g0 = lg + s;
+        // fault gla_gate_off_by_one: token t takes the gate of token t - 1
+        const bool shift = RECALL_FAULT_ON(gla_gate_off_by_one);
+        auto gate = [&](Index t) { return shift && s + t > 0 ? g0[t - 1] : g0[t]; };
         // b_t = sum_{j=s}^{t} log a_j (chunk-local), exp exact 0 for -inf
         T c = T(0);
         for (Index t = 0; t < n; ++t) {
-          c += g[t];
+          c += gate(t);
           ws.cum[t] = c;
           ws.eb[t] = std::exp(c);
         }
@@ -75,11 +85,14 @@ void chunked_head(Index Tn, Index dk, Index dv, Index C, const T* q, const T* k,
         L(0, 0) = T(0);
         D(0, 0) = T(1);
         for (Index t = 1; t < n; ++t) {
-          L.row(t).head(t).array() = L.row(t - 1).head(t).array() + g[t];
+          L.row(t).head(t).array() = L.row(t - 1).head(t).array() + gate(t);
           L(t, t) = T(0);
           exp_row<T>(L.row(t).data(), D.row(t).data(), t + 1);
         }
         // The strictly upper parts of L and D were zeroed at allocation and are never written.
+        if (RECALL_FAULT_ON(gla_decay_linear_space))  // D_ti = prod_{j<=t} a_j / prod_{j<=i} a_j
+          for (Index t = 0; t < n; ++t)
+            for (Index i = 0; i <= t; ++i) D(t, i) = ws.eb[t] / ws.eb[i];
       }
 
       // inter-chunk term: O_c = diag(exp(b)) Q_c S^T
@@ -98,10 +111,12 @@ void chunked_head(Index Tn, Index dk, Index dv, Index C, const T* q, const T* k,
       // state passing: S = exp(b_e) S + V_c^T diag(D_{e,:}) K_c
       if (lg) {
         const T be = ws.eb[n - 1];
-        if (!state_zero) S *= be;
+        const bool after = RECALL_FAULT_ON(gla_gate_after_update);
+        if (!state_zero && !after) S *= be;
         auto Kw = ws.Kw.topRows(n);
         Kw.noalias() = ws.D.row(n - 1).head(n).transpose().asDiagonal() * Kc;
         S.noalias() += Vc.transpose() * Kw;
+        if (after) S *= be;
       } else {
         S.noalias() += Vc.transpose() * Kc;
       }

@@ -1,4 +1,5 @@
 // Tiled online-softmax causal attention and the naive full-score-row kernel (see the header).
+#include "recall/fault.hpp"
 #include "recall/optimized/softmax_attention.hpp"
 
 #include <Eigen/Dense>
@@ -45,6 +46,24 @@ template <class Acc, class In> Mat<Acc> load(const In* p, int rows, int cols) {
   return m;
 }
 
+// x rounded to the storage type In (nearest even) and back: the fault sm_accumulate_storage.
+template <class In, class Acc> Acc narrow_widen(Acc x) {
+  if constexpr (std::is_same_v<In, bf16_t>) {
+    const float f = static_cast<float>(x);
+    std::uint32_t w;
+    std::memcpy(&w, &f, sizeof w);
+    w += 0x7fffu + ((w >> 16) & 1u);
+    w &= 0xffff0000u;
+    float r;
+    std::memcpy(&r, &w, sizeof r);
+    return static_cast<Acc>(r);
+  } else if constexpr (std::is_same_v<In, fp16_t>) {
+    return static_cast<Acc>(static_cast<float>(Eigen::half(static_cast<float>(x))));
+  } else {
+    return x;
+  }
+}
+
 [[noreturn]] void bad_logit(const char* who, int b, int h, int t, int j) {
   throw std::invalid_argument(std::string(who) + ": logit (b=" + std::to_string(b + 1) + ",h=" + std::to_string(h + 1) + ",t=" +
                               std::to_string(t + 1) + ",j=" + std::to_string(j + 1) +
@@ -76,6 +95,8 @@ template <class In, class Acc> void softmax_attention_tiled(const SoftmaxAttenti
           const int nk = std::min(BK, qe - ks);
           S.noalias() = Q.middleRows(qs, nq) * K.middleRows(ks, nk).transpose();
           S *= scale;
+          if (RECALL_FAULT_ON(sm_scale_twice)) S *= scale;
+          const int peek = RECALL_FAULT_ON(sm_causal_off_by_one) ? 1 : 0;  // fault: key t + 1 visible
           const bool diag = ks + nk - 1 > qs;  // some (t, j) with j > t in this tile
           for (int r = 0; r < nq; ++r) {
             const int t = qs + r;
@@ -83,12 +104,13 @@ template <class In, class Acc> void softmax_attention_tiled(const SoftmaxAttenti
             Acc bmax = ninf;
             for (int c = 0; c < nk; ++c) {
               const int j = ks + c;
-              if ((diag && j > t) || (km && !km[j])) { s[c] = ninf; continue; }
+              if ((diag && j > t + peek) || (km && !km[j])) { s[c] = ninf; continue; }
               if (!std::isfinite(s[c])) bad_logit("softmax_attention_tiled", b, h, t, j);
               bmax = std::max(bmax, s[c]);
             }
-            const Acc mnew = std::max(m[r], bmax);
+            Acc mnew = std::max(m[r], bmax);
             if (mnew == ninf) { S.row(r).setZero(); continue; }  // no valid key so far: nothing to add
+            if (RECALL_FAULT_ON(sm_no_max_subtraction)) mnew = Acc(0);
             const Acc alpha = m[r] == ninf ? Acc(0) : std::exp(m[r] - mnew);
             S.row(r) = (S.row(r).array() - mnew).exp();  // masked: exp(-inf) = 0
             l[r] = l[r] * alpha + S.row(r).sum();
@@ -96,6 +118,9 @@ template <class In, class Acc> void softmax_attention_tiled(const SoftmaxAttenti
             m[r] = mnew;
           }
           O.noalias() += S * V.middleRows(ks, nk);
+          if constexpr (!std::is_same_v<In, Acc>)
+            if (RECALL_FAULT_ON(sm_accumulate_storage))
+              for (Eigen::Index e = 0; e < O.size(); ++e) O.data()[e] = narrow_widen<In, Acc>(O.data()[e]);
         }
         for (int r = 0; r < nq; ++r) {
           Acc* o = out + static_cast<std::size_t>(qs + r) * dv;

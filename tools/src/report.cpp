@@ -2,6 +2,7 @@
 #include "recall/tools/parallel.hpp"
 #include "recall/tools/progress.hpp"
 #include "recall/tools/table.hpp"
+#include "recall/fault.hpp"
 
 #include <chrono>
 #include <optional>
@@ -386,8 +387,53 @@ std::string render_figures(const std::filesystem::path& json, const std::filesys
 
 }  // namespace
 
-int cmd_report(const std::string& out_dir, const CheckConfig& cfg, std::ostream& os, std::ostream& err) {
+namespace {
+// ci/mutate's mutation.tsv (header: fault, stage, caught_by, seconds) as a table with the catalogue's
+// description of each fault; a row passes when the fault was caught. Throws naming the file and line
+// on a malformed table.
+out::Table mutation_table(const std::string& path) {
+  std::ifstream f(path);
+  if (!f) throw std::invalid_argument("recall report --mutation: cannot read '" + path + "'");
+  out::Table t;
+  t.title = "Mutation testing (ci/mutate)";
+  t.intro = "Each fault of the catalogue (optimized/include/recall/fault.hpp) injected alone into a fault-injection build; "
+            "the first test that failed (stage A: the fault's own family of tests, B: the whole fast suite).";
+  t.columns = {{"fault", "fault"}, {"what", "what"}, {"stage", "stage"}, {"caught_by", "first failing test"}, {"seconds", "s"}};
+  std::string line;
+  int ln = 0, caught = 0;
+  while (std::getline(f, line)) {
+    ++ln;
+    if (ln == 1) {
+      if (line.rfind("fault\t", 0) != 0) throw std::invalid_argument("recall report --mutation: '" + path + "' line 1 is not ci/mutate's header");
+      continue;
+    }
+    if (line.empty()) continue;
+    std::vector<std::string> c;
+    std::stringstream ss(line);
+    std::string cell;
+    while (std::getline(ss, cell, '\t')) c.push_back(cell);
+    if (c.size() != 4) throw std::invalid_argument("recall report --mutation: '" + path + "' line " + std::to_string(ln) + ": expected 4 tab-separated fields");
+    std::string what = "(not in this build's catalogue)";
+    for (int i = 0; i < fault::count; ++i)
+      if (c[0] == fault::catalogue()[i].name) what = fault::catalogue()[i].what;
+    out::Row r;
+    const bool hit = c[2] != "MISSED";
+    caught += hit;
+    r.cells = {out::str(c[0]), out::str(what), out::str(c[1]), out::str(c[2]), out::str(c[3])};
+    r.pass = hit;
+    r.name = c[0];
+    r.group = "mutation";
+    t.rows.push_back(r);
+  }
+  t.footer = "Mutation score: " + std::to_string(caught) + " / " + std::to_string(t.rows.size()) + ".";
+  return t;
+}
+}  // namespace
+
+int cmd_report(const std::string& out_dir, const CheckConfig& cfg, std::ostream& os, std::ostream& err, const std::string& mutation_tsv) {
   namespace fs = std::filesystem;
+  std::optional<out::Table> mutation;
+  if (!mutation_tsv.empty()) mutation = mutation_table(mutation_tsv);  // a bad file fails before the campaign
   std::error_code ec;
   fs::create_directories(out_dir, ec);
   if (ec) {
@@ -482,6 +528,7 @@ int cmd_report(const std::string& out_dir, const CheckConfig& cfg, std::ostream&
   j["realistic_shape"] = realistic.str();
   j["discrimination"] = out::to_json(discrimination);
   j["claims"] = out::to_json(ledger_table);
+  if (mutation) j["mutation"] = out::to_json(*mutation);
   std::map<std::string, int> status_counts;
   for (const auto& e : spec_catalog()) status_counts[e.status]++;
   j["spec_status"] = status_counts;
@@ -568,6 +615,7 @@ int cmd_report(const std::string& out_dir, const CheckConfig& cfg, std::ostream&
   out::render_markdown(accepted, md);
   out::render_markdown(rejected, md);
   out::render_markdown(ledger_table, md);
+  if (mutation) out::render_markdown(*mutation, md);
   md << "## Spec coverage\n\n";
   for (const auto& [st, n] : status_counts) md << "- " << st << ": " << n << "\n";
   std::ofstream(fs::path(out_dir) / "report.md") << md.str();
@@ -602,6 +650,7 @@ int cmd_report(const std::string& out_dir, const CheckConfig& cfg, std::ostream&
   for (const auto& f : figures)
     if (f["group"] == "claims") figure(f);
   out::render_html(ledger_table, h, 2, "claims");
+  if (mutation) out::render_html(*mutation, h, 2, "mutation");
   h << "<h2>Spec coverage</h2>\n<ul>\n";
   for (const auto& [st, n] : status_counts) h << "<li>" << out::xml_escape(st) << ": " << n << "</li>\n";
   h << "</ul>\n</body>\n</html>\n";

@@ -14,6 +14,8 @@
 // sums, never differences of prefix sums, so zero gates (-inf) never produce NaN.
 #pragma once
 
+#include "recall/fault.hpp"
+
 #include <cstddef>
 #include <cstdint>
 
@@ -43,7 +45,10 @@ inline float f32_exp(float x) { return std::exp(x); }
 RECALL_HD inline float f32_max(float a, float b) { return a > b ? a : b; }
 // Offset of row t of head bh in a [B*H, T, width] tensor: 64-bit throughout (B*H*T*width may
 // pass 2^31; every global index of the programs goes through here or through bh * n in 64 bits).
-RECALL_HD inline i64 row_offset(i64 bh, i64 T, i64 t, i64 width) { return (bh * T + t) * width; }
+RECALL_HD inline i64 row_offset(i64 bh, i64 T, i64 t, i64 width) {
+  if (RECALL_FAULT_ON(gpu_index_32bit)) return i64(std::uint32_t(std::uint32_t(bh * T + t) * std::uint32_t(width)));
+  return (bh * T + t) * width;
+}
 constexpr float kNegInf = -__builtin_huge_valf();
 
 // Problem shape shared by the linear-attention and delta-rule programs.
@@ -387,6 +392,7 @@ RECALL_HD void linear_attention_program(Ctx& ctx, float* sm, const SeqDims& d, c
   ctx.phase([&](int tid, int nt) { state_init(tid, nt, sm + L.S(), d.dk, d.dv, p.s0, bh); });
   for (i64 c0 = 0; c0 < d.T; c0 += d.C) {
     const int n = int((d.T - c0) < d.C ? (d.T - c0) : d.C);
+    if (RECALL_FAULT_ON(gpu_tail_dropped) && n < d.C) break;
     ctx.phase([&](int tid, int nt) {
       chunk_load(tid, nt, sm + L.Q(), sm + L.K(), sm + L.V(), sm + L.lg(), p.q, p.k, p.v, p.log_gate, d, bh, c0, n);
     });
@@ -409,6 +415,7 @@ RECALL_HD void delta_rule_program(Ctx& ctx, float* sm, const SeqDims& d, const D
   ctx.phase([&](int tid, int nt) { state_init(tid, nt, sm + L.S(), d.dk, d.dv, p.s0, bh); });
   for (i64 c0 = 0; c0 < d.T; c0 += d.C) {
     const int n = int((d.T - c0) < d.C ? (d.T - c0) : d.C);
+    if (RECALL_FAULT_ON(gpu_tail_dropped) && n < d.C) break;
     ctx.phase([&](int tid, int nt) {
       chunk_load(tid, nt, sm + L.Q(), sm + L.K(), sm + L.D(), sm + L.lg(), p.q, p.k, p.v, p.log_gate, d, bh, c0, n);
       dr_load_beta(tid, nt, sm + L.beta(), p.beta, d, bh, c0, n);

@@ -276,6 +276,7 @@ RECALL_HD void tc_linear_attention_program(Ctx& ctx, unsigned char* smb, const S
   for (i64 c0 = 0; c0 < d.T; c0 += kTcC) {
     const int n = int((d.T - c0) < kTcC ? (d.T - c0) : kTcC);
     ctx.phase([&](int tid, int nt) {
+      if (RECALL_FAULT_ON(gpu_tc_state_not_carried) && c0 > 0) tc_state_init<Op>(tid, nt, L, v, d, nullptr, bh, j0, nj);
       tc_chunk_load(tid, nt, L, v, d, p.q, p.k, p.v, bh, c0, n, j0, nj);
       tc_load_gates(tid, nt, L, v, d, p.log_gate, nullptr, bh, c0, n);
     });
@@ -386,6 +387,7 @@ RECALL_HD void tc_delta_rule_program(Ctx& ctx, unsigned char* smb, const SeqDims
   for (i64 c0 = 0; c0 < d.T; c0 += kTcC) {
     const int n = int((d.T - c0) < kTcC ? (d.T - c0) : kTcC);
     ctx.phase([&](int tid, int nt) {
+      if (RECALL_FAULT_ON(gpu_tc_state_not_carried) && c0 > 0) tc_state_init<Op>(tid, nt, L, v, d, nullptr, bh, j0, nj);
       tc_chunk_load(tid, nt, L, v, d, p.q, p.k, p.v, bh, c0, n, j0, nj);
       tc_load_gates(tid, nt, L, v, d, p.log_gate, p.beta, bh, c0, n);
     });
@@ -535,7 +537,7 @@ RECALL_HD void tc_softmax_program(Ctx& ctx, unsigned char* smb, const SeqDims& d
             l[r] = l[r] * c + (ps[r] + ps[kTcC + r]);
             m[r] = f32_max(m[r], f32_max(pm[r], pm[kTcC + r]));
           }
-          if (c != 1.0f) {
+          if (c != 1.0f && !RECALL_FAULT_ON(gpu_tc_rescale_missing)) {
             const int half = L.DVP / 2;
             for (int j = h * half; j < (h + 1) * half; ++j) O[r * L.ldo + j] *= c;
           }
@@ -570,6 +572,15 @@ struct TcUsLayout {
   }
 };
 
+// A[64 x 64] (fp32, ld kTcLdS) = X Y^T for 64-row 16-bit tiles X, Y (ld ldk, K = DKP), in 8 warp units.
+template <class Op> RECALL_HD void tc_gram(int wid, int nw, const Op* X, const Op* Y, int ldk, int DKP, float* A) {
+  for (int u = wid; u < 8; u += nw) {
+    int r, c, wd;
+    tc_unit(u, kTcC, &r, &c, &wd);
+    warp_mma_strip<Op, Lay::row, Lay::col>(X + r * ldk, ldk, Y + c * ldk, ldk, A + r * kTcLdS + c, kTcLdS, DKP, wd, false);
+  }
+}
+
 #if defined(__CUDACC__)
 #pragma nv_exec_check_disable
 #endif
@@ -598,13 +609,7 @@ RECALL_HD void tc_u_solve_program(Ctx& ctx, unsigned char* smb, const SeqDims& d
         tc_load(tid, nt, Kp, L.ldk, kTcC, L.DKP, p.k, row_offset(bh, d.T, p0, d.dk), d.dk, kTcC, 0, d.dk);
         tc_load<float>(tid, nt, Up, L.ldt4, kTcC, L.DVT, p.u, row_offset(bh, d.T, p0, d.dv), d.dv, kTcC, j0, nj);
       });
-      ctx.warps([&](int wid, int nw, auto&) {
-        for (int u = wid; u < 8; u += nw) {
-          int r, c, wd;
-          tc_unit(u, kTcC, &r, &c, &wd);
-          warp_mma_strip<Op, Lay::row, Lay::col>(Kc + r * L.ldk, L.ldk, Kp + c * L.ldk, L.ldk, A + r * kTcLdS + c, kTcLdS, L.DKP, wd, false);
-        }
-      });
+      ctx.warps([&](int wid, int nw, auto&) { tc_gram(wid, nw, Kc, Kp, L.ldk, L.DKP, A); });
       ctx.phase([&](int tid, int nt) {
         RECALL_UNROLL4
         for (int e = tid; e < kTcC * kTcC; e += nt) {
@@ -620,13 +625,7 @@ RECALL_HD void tc_u_solve_program(Ctx& ctx, unsigned char* smb, const SeqDims& d
         }
       });
     }
-    ctx.warps([&](int wid, int nw, auto&) {
-      for (int u = wid; u < 8; u += nw) {
-        int r, c, wd;
-        tc_unit(u, kTcC, &r, &c, &wd);
-        warp_mma_strip<Op, Lay::row, Lay::col>(Kc + r * L.ldk, L.ldk, Kc + c * L.ldk, L.ldk, A + r * kTcLdS + c, kTcLdS, L.DKP, wd, false);
-      }
-    });
+    ctx.warps([&](int wid, int nw, auto&) { tc_gram(wid, nw, Kc, Kc, L.ldk, L.DKP, A); });
     ctx.phase([&](int tid, int nt) {
       RECALL_UNROLL4
       for (int e = tid; e < kTcC * kTcC; e += nt) {

@@ -43,6 +43,9 @@ nlohmann::json claim_json(const Claim& c, const ClaimRun& r);
 // `recall check ID...`: returns 0 when every check ran, 2 when an ID is unknown, 3 when a check could not run.
 int cmd_check(const std::vector<std::string>& ids, bool json, const CheckConfig& cfg, std::ostream& os, std::ostream& err);
 // `recall report`: agreement table + ledger, Markdown and JSON into out_dir, summary to os.
-int cmd_report(const std::string& out_dir, const CheckConfig& cfg, std::ostream& os, std::ostream& err);
+// mutation_tsv: a table written by ci/mutate (fault, stage, first failing test, seconds), shown as
+// the report's "Mutation testing" section; empty: no such section.
+int cmd_report(const std::string& out_dir, const CheckConfig& cfg, std::ostream& os, std::ostream& err,
+               const std::string& mutation_tsv = "");
 
 }  // namespace recall
