@@ -1,6 +1,7 @@
 // CUDA kernels of gpu/: each runs a block program of programs.hpp with one thread block per head
 // (linear attention, delta rule) or per head x query tile (softmax), __syncthreads() between phases.
 #include "recall/gpu/kernels.hpp"
+#include "launch_util.cuh"
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -43,18 +44,9 @@ template <class In> __global__ void sm_kernel(SeqDims d, SmLayout L, float scale
   softmax_program(ctx, sm, d, L, scale, p, static_cast<i64>(blockIdx.x));
 }
 
-void cuda_check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) throw std::runtime_error(std::string("recall gpu: ") + what + ": " + cudaGetErrorString(e));
-}
-
-template <class K> void set_smem(K kernel, std::size_t bytes) {
-  cuda_check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)),
-             "cudaFuncSetAttribute(MaxDynamicSharedMemorySize)");
-}
-unsigned grid_of(const LaunchPlan& plan) {
-  if (plan.grid < 1 || plan.grid > 0x7fffffffLL) throw std::invalid_argument("recall gpu: grid size out of range");
-  return static_cast<unsigned>(plan.grid);
-}
+using detail::cuda_check;
+using detail::grid_of;
+using detail::set_smem;
 
 // Device buffer owning its memory.
 template <class X> struct DBuf {

@@ -1,6 +1,7 @@
 // Tensor-core kernels of gpu/ (bf16 / f16 storage, fp32 accumulation): each runs a block program of
 // tc_programs.hpp; phases end in __syncthreads(), warp steps in __syncwarp().
 #include "recall/gpu/kernels.hpp"
+#include "launch_util.cuh"
 #include "recall/gpu/tc_programs.hpp"
 
 #include <cuda_bf16.h>
@@ -54,17 +55,9 @@ template <class In> __global__ void __launch_bounds__(kTcThreads) tc_us_kernel(S
   tc_u_solve_program(ctx, smb, d, vt, inv_tau, p, static_cast<i64>(blockIdx.x));
 }
 
-void cuda_check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) throw std::runtime_error(std::string("recall gpu: ") + what + ": " + cudaGetErrorString(e));
-}
-template <class K> void set_smem(K kernel, std::size_t bytes) {
-  cuda_check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)),
-             "cudaFuncSetAttribute(MaxDynamicSharedMemorySize)");
-}
-unsigned grid_of(const LaunchPlan& plan) {
-  if (plan.grid < 1 || plan.grid > 0x7fffffffLL) throw std::invalid_argument("recall gpu: grid size out of range");
-  return static_cast<unsigned>(plan.grid);
-}
+using detail::cuda_check;
+using detail::grid_of;
+using detail::set_smem;
 void check_plan(const LaunchPlan& plan, int max_threads, const char* who) {
   if (plan.vt < 16 && plan.Bq == 0) throw std::invalid_argument(std::string(who) + ": not a tensor-core plan (use plan_tc_*)");
   if (plan.threads > max_threads || plan.threads % 32)
