@@ -1,6 +1,11 @@
 // Tensor-core block programs of gpu/ (bf16 / f16 storage, fp32 accumulation), written once for the
 // device (gpu/src/tc_kernels.cu) and the host emulator (emulate.hpp), like programs.hpp.
 //
+// Spec IDs (fast forms on tensor cores): chunked linear attention and its gated form; the WY/UT
+// chunk form of the delta rule and gated delta rule (A001-F08-DELTANET-CHUNK, A001-F09-GDN-CHUNK,
+// A004-UPD-GDN); causal softmax attention with the online normaliser (A004-SOFTMAX-ATTN,
+// A001-F10-SOFTMAX-ONLINE); the DeltaFormer u-solve (A000-DELTAFORMER-U).
+//
 // Structure (the production chunked kernels' parallel structure, FlashAttention-2's online softmax):
 //  * linear attention / delta rule: one block per (head, value tile of DVT columns), so that
 //    B*H*ceil(dv/DVT) blocks fill the machine; the block walks the chunks of C = 64 rows in order,
