@@ -181,6 +181,18 @@ struct TcSeqLayout {
   }
 };
 
+// Block blk of a value-tiled grid: head bh = blk / ceil(dv / DVT), columns j0 .. j0 + nj - 1.
+struct TcValueTile {
+  i64 bh;
+  int j0, nj;
+  RECALL_HD TcValueTile(i64 blk, int dv, int DVT) {
+    const int nvt = (dv + DVT - 1) / DVT;
+    bh = blk / nvt;
+    j0 = int(blk % nvt) * DVT;
+    nj = (dv - j0) < DVT ? (dv - j0) : DVT;
+  }
+};
+
 struct TcView {
   unsigned char* b;
   template <class X> RECALL_HD X* at(std::size_t off) const { return reinterpret_cast<X*>(b + off); }
@@ -269,9 +281,9 @@ template <class Ctx, class Op>
 RECALL_HD void tc_linear_attention_program(Ctx& ctx, unsigned char* smb, const SeqDims& d, int DVT, const LaPtrs<Op>& p, i64 blk) {
   const TcSeqLayout L(d.dk, DVT, false);
   const TcView v{smb};
-  const int nvt = (d.dv + DVT - 1) / DVT;
-  const i64 bh = blk / nvt;
-  const int j0 = int(blk % nvt) * DVT, nj = (d.dv - j0) < DVT ? (d.dv - j0) : DVT;
+  const TcValueTile vt(blk, d.dv, DVT);
+  const i64 bh = vt.bh;
+  const int j0 = vt.j0, nj = vt.nj;
   Op *Q = v.at<Op>(L.Q), *K = v.at<Op>(L.K), *V = v.at<Op>(L.V), *Vw = v.at<Op>(L.Xw), *Pop = v.at<Op>(L.Pop), *Sop = v.at<Op>(L.Sop);
   float *P = v.at<float>(L.P), *O = v.at<float>(L.O), *S = v.at<float>(L.S), *eb = v.at<float>(L.eb), *w = v.at<float>(L.w);
   double* pre = v.at<double>(L.pre);
@@ -378,9 +390,9 @@ template <class Ctx, class Op>
 RECALL_HD void tc_delta_rule_program(Ctx& ctx, unsigned char* smb, const SeqDims& d, int DVT, const DrPtrs<Op>& p, i64 blk) {
   const TcSeqLayout L(d.dk, DVT, true);
   const TcView v{smb};
-  const int nvt = (d.dv + DVT - 1) / DVT;
-  const i64 bh = blk / nvt;
-  const int j0 = int(blk % nvt) * DVT, nj = (d.dv - j0) < DVT ? (d.dv - j0) : DVT;
+  const TcValueTile vt(blk, d.dv, DVT);
+  const i64 bh = vt.bh;
+  const int j0 = vt.j0, nj = vt.nj;
   Op *Q = v.at<Op>(L.Q), *K = v.at<Op>(L.K), *V = v.at<Op>(L.V), *Dw = v.at<Op>(L.Xw), *Pop = v.at<Op>(L.Pop), *Dop = v.at<Op>(L.Dop),
      *Sop = v.at<Op>(L.Sop);
   float *P = v.at<float>(L.P), *KK = v.at<float>(L.KK), *D = v.at<float>(L.KS), *O = v.at<float>(L.O), *S = v.at<float>(L.S),
@@ -593,9 +605,9 @@ template <class Ctx, class Op>
 RECALL_HD void tc_u_solve_program(Ctx& ctx, unsigned char* smb, const SeqDims& d, int DVT, float inv_tau, const UsPtrs<Op>& p, i64 blk) {
   const TcUsLayout L(d.dk, DVT);
   const TcView v{smb};
-  const int nvt = (d.dv + DVT - 1) / DVT;
-  const i64 bh = blk / nvt;
-  const int j0 = int(blk % nvt) * DVT, nj = (d.dv - j0) < DVT ? (d.dv - j0) : DVT;
+  const TcValueTile vt(blk, d.dv, DVT);
+  const i64 bh = vt.bh;
+  const int j0 = vt.j0, nj = vt.nj;
   Op *Kc = v.at<Op>(L.Kc), *Kp = v.at<Op>(L.Kp);
   float *R = v.at<float>(L.R), *Up = v.at<float>(L.Up), *A = v.at<float>(L.A), *beta = v.at<float>(L.beta);
   for (i64 c0 = 0; c0 < d.T; c0 += kTcC) {
