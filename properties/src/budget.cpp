@@ -282,7 +282,8 @@ BudgetInputs budget_inputs(const OpSpec& op, const TensorMap& in, Precision p, c
         return op.perturbed(s, ds, da, h);
       });
     };
-  b.sens = sensitivity(f64, in, unit_roundoff(p), bp.samples, bp.seed, {}, pert, unit_roundoff(accumulation(p)));
+  b.sens = sensitivity(f64, in, unit_roundoff(p), std::max(bp.samples, op.sensitivity_draws), bp.seed, {}, pert,
+                       unit_roundoff(accumulation(p)));
   if (op.accumulation_length) b.m = op.accumulation_length(in);
   if (op.condition) std::tie(b.kappa_solve, b.n_solve) = op.condition(in);
   if (op.solve_magnitude) b.solve_mag = per_slice(in, op.solve_magnitude);

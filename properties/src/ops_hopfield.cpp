@@ -244,6 +244,15 @@ hf::Mask topk_tolerant(const Vector<double>& sigma, const Matrix<double>& Sel, c
   return exact ? hf::topk_exact(snapped, K) : hf::topk_ge(snapped, K);
 }
 
+// PRF features (logit_delta > 0, double): every log-feature l = w.x sqrt(beta) - beta |x|^2 / 2 - log sqrt(n_f)
+// moved by delta xi (1 + |l|): a kernel in feature space forms l with an absolute error ~u_a |l| and
+// exp(l) with a relative one ~u_a. Both are errors of intermediates, not of inputs: with keys of norm
+// 1e-3 every feature is e^{-log sqrt(n_f)} (1 + O(1e-3)), the output's dependence on the query lives in
+// the O(1e-3) deviations, and a rounding of the feature at u_a of its size is 10^3 times a rounding of x.
+void perturb_log_features(std::vector<double>& l, PerturbFactors& f) {
+  for (double& u : l) u += (f() - 1.0) * (1.0 + std::fabs(u));
+}
+
 // tol_delta > 0 (double, top-K): the perturbation model's snapped selection (topk_tolerant). logit_delta > 0
 // (double): every score a_mu = <x, k_mu> multiplied by (1 + logit_delta xi) once (xi = +-1 from `seed`): the
 // rounding of the logits beta a_mu (and of s - max) that every kernel commits, an absolute error ~u |beta a|
@@ -289,6 +298,9 @@ std::map<std::string, Out> eval_hopfield(const TensorMap& in, Kind kind, double 
         draw = hf::prf_draw_from(slice<double>(om, b, h, nf, dd), flag(in, "hyperbolic"));
         feats.resize(M);
         for (std::size_t mu = 0; mu < M; ++mu) feats[mu] = hf::prf_log_features(draw, Kx.row(mu), dd, beta);
+        if constexpr (std::is_same_v<S, double>)
+          if (logit)
+            for (auto& f : feats) perturb_log_features(f, *logit);
       }
       if (kind == Kind::linear) {
         lflags.beta_scaling = true;  // phi(sqrt(beta) x); beta = 1 is the paper's model (sqrt(1) x = x exactly)
@@ -353,7 +365,9 @@ std::map<std::string, Out> eval_hopfield(const TensorMap& in, Kind kind, double 
             break;
           }
           case Kind::prf: {
-            const Vector<S> lx = hf::prf_log_features(draw, x, beta);
+            Vector<S> lx = hf::prf_log_features(draw, x, beta);
+            if constexpr (std::is_same_v<S, double>)
+              if (logit) perturb_log_features(lx, *logit);
             if constexpr (scalar_traits<S>::is_mp) {
               // (C.7) with explicit features Phi = exp(log Phi) (prf_features; no under- or overflow in the mp
               // exponent range): w_mu = <Phi(x), Phi(k_mu)> / sum_nu <Phi(x), Phi(k_nu)>. M D exponentials per head
@@ -759,7 +773,9 @@ void add_hopfield_ops(std::vector<OpSpec>& v) {
     op.accumulation_length = [kind](const TensorMap& in) { return hopfield_length(in, kind); };
     op.gated = true;  // the gate knobs select beta, masks, windows and K (gen_hopfield)
     if (kind == Kind::topk) op.judged_domain = topk_judged_domain;
-    if (kind != Kind::prf && kind != Kind::linear)  // the softmax family: logit rounding (and top-K: snapped selection)
+    // the softmax family: each query row responds through its weights (OpSpec::sensitivity_draws)
+    if (kind != Kind::prf && kind != Kind::linear) op.sensitivity_draws = 16;
+    if (kind != Kind::linear)  // the softmax family: logit rounding (top-K: and snapped selection); PRF: feature rounding
       op.perturbed = [kind](const TensorMap& in, double delta_s, double delta_a, std::uint64_t seed) {
         return eval_hopfield<double, Tensor>(in, kind, kind == Kind::topk ? delta_s : 0.0, delta_a, seed);
       };

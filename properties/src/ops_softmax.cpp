@@ -336,6 +336,9 @@ void add_softmax_ops(std::vector<OpSpec>& v) {
     };
     op.generate = gen_softmax;
     op.accumulation_length = seq_length;
+    // a row responds through its softmax weights (OpSpec::sensitivity_draws): keys x1e2 nearly parallel,
+    // 3 draws estimated 2.05e4 u where 30-300 give 7e4-1e5 u, and a correct f64 kernel failed
+    op.sensitivity_draws = 16;
     add_op(v, std::move(op));
   }
   for (bool normalized : {false, true}) {
@@ -362,6 +365,7 @@ void add_softmax_ops(std::vector<OpSpec>& v) {
       return df_perturbed(in, name, normalized, delta, delta_a, seed);
     };
     op.gated = true;  // the gate knobs generate beta
+    if (normalized) op.sensitivity_draws = 16;  // softmax weights, as softmax_attention
     add_op(v, std::move(op));
   }
 }

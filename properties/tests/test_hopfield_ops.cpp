@@ -479,6 +479,25 @@ TEST(HopfieldOps, TopKWithSelectionMemories) {
 }
 
 // The corner suite (corners.hpp): every kernel finite and within budget where the reference is finite.
+// Regression (found by a fresh RapidCheck seed, 2026-11-27): a top-K row whose weights hang on two
+// near-tie keys (k' = k (1 + 2^-20), the generator's constant-gate case) responds to logit rounding
+// only when the two logits' perturbations draw opposite signs. With the default 3 draws the seed's
+// sensitivity was 24 u where 300 draws give ~330 u, and the f64 kernel failed at 1.2e3 u against
+// 1.1e3 u; with the op's 16 draws (OpSpec::sensitivity_draws) it passes. The control shows the
+// mechanism: the same op with 3 draws still fails on this case.
+TEST(HopfieldOps, NearTieTopKRowGetsItsSensitivity) {
+  const OpSpec& o = op("hopfield_topk_r");
+  ASSERT_GE(o.sensitivity_draws, 16);
+  const TensorMap in = o.generate(knobs(1, 1, 16, 12, 33, GateKind::constant, true, 374787739, KeyKind::correlated, -1), Precision::f64);
+  ASSERT_EQ(o.judged_domain(in, Precision::f64), "");
+  const Implementation* k = find_impl("hopfield_topk_r", "cpu.select.b16x64", Precision::f64);
+  const Judgement j = judge(make_reference(o, in, Precision::f64), k->run(in));
+  EXPECT_TRUE(j.pass) << j.detail;
+  OpSpec three = o;
+  three.sensitivity_draws = 0;  // BudgetParams::samples = 3
+  EXPECT_FALSE(judge(make_reference(three, in, Precision::f64), k->run(in)).pass) << "the 3-draw estimate no longer misses this row";
+}
+
 TEST(HopfieldOps, CornerSuiteFinite) {
   register_builtin_implementations();
   int judged = 0;

@@ -245,6 +245,27 @@ RC_GTEST_PROP(SoftmaxAttention, RowShiftInvariantWithinBudget, (const CaseKnobs&
 
 // Rows with no valid key (key mask on top of the causal mask) give exact zeros, never NaN; the other
 // rows equal the reference restricted to the valid keys.
+// Regression (found by a fresh RapidCheck seed, 2026-11-27): a softmax row responds to its inputs
+// through the weights, so its elements are not independent samples of the sensitivity. Keys x1e2
+// nearly parallel (logits ~1e4 apart by little): 3 draws estimated 2.05e4 u where 30-300 draws give
+// 7e4-1e5 u, and the correct f64 tiled kernel failed (1.83e5 u vs 1.76e5 u). With the op's 16 draws
+// (OpSpec::sensitivity_draws) it passes; the control keeps the mechanism visible.
+TEST(SoftmaxAttention, WeightDrivenRowsGetTheirSensitivity) {
+  const OpSpec& o = op("softmax_attention");
+  ASSERT_GE(o.sensitivity_draws, 16);
+  CaseKnobs k;
+  k.B = 1, k.H = 1, k.T = 91, k.dk = 32, k.dv = 16, k.keys = KeyKind::near_parallel, k.scale_exp = 2, k.gates = GateKind::tiny;
+  k.initial_state = true, k.seed = 853072657;
+  const TensorMap in = o.generate(k, Precision::f64);
+  const Implementation* impl = find_impl("softmax_attention", "cpu.tiled.b16x8", Precision::f64);
+  ASSERT_NE(impl, nullptr);
+  const Judgement j = judge(make_reference(o, in, Precision::f64), impl->run(in));
+  EXPECT_TRUE(j.pass) << j.detail;
+  OpSpec three = o;
+  three.sensitivity_draws = 0;
+  EXPECT_FALSE(judge(make_reference(three, in, Precision::f64), impl->run(in)).pass) << "the 3-draw estimate no longer misses this row";
+}
+
 TEST(SoftmaxAttention, FullyMaskedRowsGiveZerosOthersMatch) {
   CaseKnobs k;
   k.T = 37; k.dk = 5; k.dv = 3; k.seed = 11;

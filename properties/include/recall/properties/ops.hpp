@@ -54,6 +54,14 @@ struct OpSpec {
   // delta_a for its accumulations (partial sums, cumulative log-gate sums). The budget's
   // sensitivity then perturbs these as well as the inputs (budget.hpp). Empty: inputs only.
   std::function<TensorMap(const TensorMap&, double delta_s, double delta_a, std::uint64_t seed)> perturbed;
+  // Least number of perturbed re-evaluations behind the sensitivity (0: BudgetParams::samples). The
+  // default counts a row's elements as independent samples (about 32 per row); a row that responds
+  // through a few shared scalars does not have them. A softmax row whose weights hang on the
+  // difference of two nearly equal logits moves only when the two logits draw opposite signs, with
+  // probability 1/2 per draw, so 3 draws miss it one time in 8 (seen: hopfield_topk_r's near-tie
+  // keys, 24 u estimated where 16 draws give 330 u); 16 draws miss it with probability 2^-16. The same
+  // holds for any softmax row (softmax_attention: 3 draws found 2.05e4 u where 300 give 1e5 u).
+  int sensitivity_draws = 0;
   // Optional, for ops whose fast forms solve systems the sequential reference never forms (the
   // delta rule's WY/UT chunk systems): the first-order propagation of those solves' forward error
   // (|L^-1||L||D| per solve, gamma_n) to every output element, in units of n u. The budget adds
