@@ -327,7 +327,11 @@ ConvRun conv_run(const KeyInst& ki, double c, unsigned d, std::size_t Imax, bool
   const mp_t e0 = ref::frob(Ms);
   const double lrho = rho > 0 ? to_d(mp_t(log(rho))) : -INFINITY;
   const double ltarget = -(static_cast<double>(d) - 5) * std::log(10.0);
-  o.Istar = rho > 0 ? static_cast<std::size_t>(std::ceil(ltarget / lrho)) : 1;
+  // clamped before the conversion: with lambda_min / lambda_max ~ 1e-22 (G2 log-uniform keys) rho = 1 - 2e-22 and
+  // ltarget / lrho ~ 5e23 exceeds size_t, an undefined conversion that returned SIZE_MAX under -march=native and 0
+  // under -march=x86-64 (I* = 1: a spurious "violated"), found by stability.quick_ledger_verdicts
+  const double istar = rho > 0 ? std::ceil(ltarget / lrho) : 1.0;
+  o.Istar = istar >= 1e18 ? static_cast<std::size_t>(1e18) : static_cast<std::size_t>(istar);
   if (o.Istar < 1) o.Istar = 1;
   o.Irun = std::min(o.Istar, Imax);
   const double lbound_floor = -(static_cast<double>(d) - 15) * std::log(10.0), lratio_floor = -15 * std::log(10.0);
