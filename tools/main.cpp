@@ -21,7 +21,7 @@ int main(int argc, char** argv) {
   bool full = false;
   std::uint64_t seed = recall::CheckConfig{}.seed;
   unsigned digits = 50;
-  check->add_option("ids", ids, "spec IDs")->required();
+  check->add_option("ids", ids, "spec IDs, or `all` for the whole ledger")->required();
   check->add_option("--format", check_format, "text or json (one object per line)")->check(CLI::IsMember({"text", "json"}));
   check->add_flag("--full", full, "run the full campaign instead of the quick one");
   bool where_only = false;
@@ -37,6 +37,9 @@ int main(int argc, char** argv) {
   report->add_flag("--quick", quick, "the quick campaign (the default; minutes)");
   report->add_flag("--full", report_full, "the full campaign: every precision, T up to 4096, full claim checks (an hour on 2 cores)");
   report->add_option("--seed", seed, "seed of the instance generators");
+  std::vector<std::string> merge_dirs;
+  report->add_option("--merge", merge_dirs, "merge the claim runs saved by a sharded campaign (DIR...) into --out's ledger.md / ledger.json")
+      ->check(CLI::ExistingDirectory);
   std::string mutation_tsv;
   report->add_option("--mutation", mutation_tsv, "ci/mutate's mutation.tsv: adds the mutation-testing table (fault -> first test that caught it)");
 
@@ -127,6 +130,7 @@ int main(int argc, char** argv) {
         std::cerr << "recall report: --quick and --full exclude each other\n";
         return 2;
       }
+      if (!merge_dirs.empty()) return recall::cmd_merge(merge_dirs, out_dir, std::cout, std::cerr);
       cfg.quick = !report_full;
       return recall::cmd_report(out_dir, cfg, std::cout, std::cerr, mutation_tsv);
     }

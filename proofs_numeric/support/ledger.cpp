@@ -70,6 +70,8 @@ void register_all_sections(Ledger& l) {
   register_a004_online_objectives(l);
   register_a004_gd_step_views(l);
   register_a000_softmax_exp_kernel(l);
+  register_a000_retrieval_snr(l);
+  register_a000_snr_exponential_kernels(l);
   register_a000_deltaformer_forms(l);
   register_a000_normalised_deltaformer(l);
   register_a000_chunked_listing1(l);
@@ -86,6 +88,7 @@ void register_all_sections(Ledger& l) {
   register_a001_unnormalized_softmax(l);
   register_a001_qknorm(l);
   register_a004_softmax_attention(l);
+  register_a004_classical_hopfield(l);
   register_a001_regression_framework(l);
   register_a001_ttr_perfect_recall(l);
   register_a001_least_squares(l);

@@ -2,6 +2,7 @@
 // identities between this project's own forms hold. Paper claims are findings: their verdicts
 // are reported, not asserted.
 #include "recall/proofs/ledger.hpp"
+#include "recall/tools/app.hpp"
 #include "recall/tools/progress.hpp"
 
 #include <iostream>
@@ -9,6 +10,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
+#include <string>
 
 namespace recall {
 namespace {
@@ -103,18 +106,26 @@ TEST(Ledger, ACheckThatThrowsDidNotRun) {
 
 namespace recall {
 namespace {
-// The full campaign of every claim (label `slow`): the item's full sizes and instance counts.
-TEST(LedgerSlow, FullCampaignEveryClaimRuns) {
+// The claims campaign, one test per claim (label `slow`): the item's full sizes and instance counts.
+// One test per claim so that GoogleTest's sharding (GTEST_TOTAL_SHARDS / GTEST_SHARD_INDEX: a CI matrix,
+// a cluster's array job) splits the campaign; with RECALL_LEDGER_OUT=DIR each test saves its claim run
+// as DIR/<ID>.claimrun.cbor, and `recall report --merge DIR...` joins the shards into one ledger
+// (README "Sharded campaigns"; ci/shard-merge-check tests that 4 shards merge to the unsharded ledger).
+// RECALL_CAMPAIGN_QUICK=1 runs the quick checks instead (that test's setting).
+class ClaimCampaignSlow : public ::testing::TestWithParam<std::string> {};
+TEST_P(ClaimCampaignSlow, Full) {
   register_builtin_claims();
+  const Claim* c = ledger().find(GetParam());
+  ASSERT_NE(c, nullptr);
   CheckConfig cfg;
-  cfg.quick = false;
-  Progress bar("LedgerSlow", static_cast<double>(ledger().all().size()), std::cout, is_terminal(1));
-  for (const Claim& c : ledger().all()) {
-    ClaimRun r = run_claim(c, cfg);
-    bar.done(c.id + ": " + verdict_name(r.result.verdict), 1.0);
-    EXPECT_TRUE(r.ran) << c.id << ": " << r.result.reason;
-    if (c.internal) EXPECT_EQ(r.result.verdict, Verdict::holds) << c.id << ": " << r.result.reason;
-  }
+  const char* quick = std::getenv("RECALL_CAMPAIGN_QUICK");
+  cfg.quick = quick && std::string(quick) == "1";
+  const ClaimRun r = run_claim(*c, cfg);
+  EXPECT_TRUE(r.ran) << c->id << ": " << r.result.reason;
+  if (c->internal) EXPECT_EQ(r.result.verdict, Verdict::holds) << c->id << ": " << r.result.reason;
+  if (const char* out = std::getenv("RECALL_LEDGER_OUT")) save_claim_run(out, c->id, r);
+  RecordProperty("verdict", verdict_name(r.result.verdict));
 }
+INSTANTIATE_TEST_SUITE_P(Campaign, ClaimCampaignSlow, ::testing::ValuesIn(claim_ids()), param_name);
 }  // namespace
 }  // namespace recall

@@ -4,7 +4,9 @@
 #include "recall/tools/table.hpp"
 #include "recall/fault.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <iterator>
 #include <optional>
 #include <cmath>
 #include <filesystem>
@@ -212,7 +214,9 @@ out::Table discrimination_table(const std::vector<DiscriminationRow>& disc) {
 int cmd_check(const std::vector<std::string>& ids, bool json, const CheckConfig& cfg, std::ostream& os, std::ostream& err) {
   register_builtin_claims();
   std::vector<const Claim*> todo;
-  for (const auto& id : ids) {
+  if (ids.size() == 1 && ids[0] == "all")  // the whole ledger, in registration order
+    for (const Claim& c : ledger().all()) todo.push_back(&c);
+  for (const auto& id : todo.empty() ? ids : std::vector<std::string>{}) {
     const Claim* c = ledger().find(id);
     if (!c) {
       err << "recall check: no claim check is registered for '" << id << "' (see `recall list`)\n";
@@ -429,6 +433,83 @@ out::Table mutation_table(const std::string& path) {
   return t;
 }
 }  // namespace
+
+// ---- sharded campaigns: one file per claim run, merged into one ledger ----
+namespace fs = std::filesystem;
+// CBOR keeps every double bit for bit (NaN and inf included), so a merged ledger equals an unsharded one.
+void save_claim_run(const std::string& dir, const std::string& id, const ClaimRun& r) {
+  fs::create_directories(dir);
+  const nlohmann::json j = {{"id", id}, {"run", r}};
+  const std::vector<std::uint8_t> b = nlohmann::json::to_cbor(j);
+  std::ofstream f(fs::path(dir) / (id + ".claimrun.cbor"), std::ios::binary);
+  f.write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
+  if (!f) throw std::runtime_error("cannot write claim run " + id + " into " + dir);
+}
+
+int cmd_merge(const std::vector<std::string>& dirs, const std::string& out_dir, std::ostream& os, std::ostream& err) {
+  register_builtin_claims();
+  std::map<std::string, std::pair<ClaimRun, std::string>> runs;  // id -> run, file
+  for (const std::string& d : dirs) {
+    if (!fs::is_directory(d)) {
+      err << "recall report --merge: '" << d << "' is not a directory\n";
+      return 2;
+    }
+    std::vector<fs::path> files;
+    for (const auto& e : fs::directory_iterator(d))
+      if (e.path().string().size() > 15 && e.path().string().ends_with(".claimrun.cbor")) files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    for (const fs::path& f : files) {
+      std::ifstream in(f, std::ios::binary);
+      const std::vector<std::uint8_t> b((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      nlohmann::json j;
+      try {
+        j = nlohmann::json::from_cbor(b);
+      } catch (const std::exception& e) {
+        err << "recall report --merge: '" << f.string() << "' is not a claim run (" << e.what() << ")\n";
+        return 2;
+      }
+      if (!j.contains("id") || !j.contains("run")) {
+        err << "recall report --merge: '" << f.string() << "' lacks id or run\n";
+        return 2;
+      }
+      const std::string id = j["id"];
+      if (!ledger().find(id)) {
+        err << "recall report --merge: '" << f.string() << "' holds claim '" << id << "', which this program does not register\n";
+        return 2;
+      }
+      if (auto it = runs.find(id); it != runs.end()) {
+        err << "recall report --merge: claim " << id << " appears twice: " << it->second.second << " and " << f.string() << "\n";
+        return 2;
+      }
+      runs.emplace(id, std::make_pair(j["run"].get<ClaimRun>(), f.string()));
+    }
+  }
+  std::vector<std::pair<const Claim*, ClaimRun>> claims;
+  std::vector<std::string> missing;
+  for (const Claim& c : ledger().all()) {  // ledger order, whatever the shards' order
+    if (auto it = runs.find(c.id); it != runs.end()) claims.emplace_back(&c, it->second.first);
+    else missing.push_back(c.id);
+  }
+  fs::create_directories(out_dir);
+  const out::Table t = claims_table(claims);
+  nlohmann::json j;
+  j["merged_from"] = dirs;
+  j["claims"] = out::to_json(t);
+  j["figures"] = claim_figures(claims);
+  j["not_in_shards"] = missing;
+  std::ofstream(fs::path(out_dir) / "ledger.json") << j.dump(2) << '\n';
+  std::ostringstream md;
+  md << "# recall claims ledger (merged from " << dirs.size() << " shard director" << (dirs.size() == 1 ? "y" : "ies") << ")\n\n";
+  out::render_markdown(t, md);
+  if (!missing.empty()) md << "Not in any shard: " << missing.size() << " registered claims.\n";
+  std::ofstream(fs::path(out_dir) / "ledger.md") << md.str();
+  std::map<std::string, int> verdicts;
+  for (const auto& [c, r] : claims) verdicts[verdict_name(r.result.verdict)]++;
+  os << "recall report --merge: " << claims.size() << " claim runs from " << dirs.size() << " directories;";
+  for (const auto& [v, n] : verdicts) os << ' ' << v << ' ' << n << ';';
+  os << ' ' << missing.size() << " registered claims in no shard; wrote " << (fs::path(out_dir) / "ledger.md").string() << " and ledger.json\n";
+  return 0;
+}
 
 int cmd_report(const std::string& out_dir, const CheckConfig& cfg, std::ostream& os, std::ostream& err, const std::string& mutation_tsv) {
   namespace fs = std::filesystem;

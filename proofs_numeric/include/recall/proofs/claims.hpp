@@ -49,6 +49,8 @@ void register_a004_online_objectives(Ledger& l);  // proofs_numeric/a004_memory_
 void register_a004_gd_step_views(Ledger& l);  // proofs_numeric/a004_memory_and_forgetting/gd_step_views.cpp
 // a000_associative_memory/
 void register_a000_softmax_exp_kernel(Ledger& l);  // proofs_numeric/a000_associative_memory/softmax_exp_kernel.cpp
+void register_a000_retrieval_snr(Ledger& l);  // proofs_numeric/a000_associative_memory/retrieval_snr.cpp
+void register_a000_snr_exponential_kernels(Ledger& l);  // proofs_numeric/a000_associative_memory/snr_exponential_kernels.cpp
 void register_a000_deltaformer_forms(Ledger& l);  // proofs_numeric/a000_associative_memory/deltaformer_forms.cpp
 void register_a000_normalised_deltaformer(Ledger& l);  // proofs_numeric/a000_associative_memory/normalised_deltaformer.cpp
 void register_a000_chunked_listing1(Ledger& l);  // proofs_numeric/a000_associative_memory/chunked_listing1.cpp
@@ -66,6 +68,7 @@ void register_a001_softmax_nadaraya_watson(Ledger& l);  // proofs_numeric/a001_t
 void register_a001_unnormalized_softmax(Ledger& l);  // proofs_numeric/a001_test_time_regression/unnormalized_softmax.cpp
 void register_a001_qknorm(Ledger& l);  // proofs_numeric/a001_test_time_regression/qknorm.cpp
 // a004_memory_and_forgetting/
+void register_a004_classical_hopfield(Ledger& l);  // proofs_numeric/a004_memory_and_forgetting/classical_hopfield.cpp
 void register_a004_softmax_attention(Ledger& l);  // proofs_numeric/a004_memory_and_forgetting/softmax_attention.cpp
 // a001_test_time_regression/ (topic T4: test-time regression)
 void register_a001_regression_framework(Ledger& l);  // proofs_numeric/a001_test_time_regression/regression_framework.cpp

@@ -47,5 +47,11 @@ int cmd_check(const std::vector<std::string>& ids, bool json, const CheckConfig&
 // the report's "Mutation testing" section; empty: no such section.
 int cmd_report(const std::string& out_dir, const CheckConfig& cfg, std::ostream& os, std::ostream& err,
                const std::string& mutation_tsv = "");
+// Sharded campaigns (GTEST_TOTAL_SHARDS / GTEST_SHARD_INDEX over the Campaign/ClaimCampaign tests):
+// each shard saves its claim runs as DIR/<ID>.claimrun.cbor; `recall report --merge DIR...` joins
+// them in ledger order into out_dir/ledger.md and ledger.json (the report's claims table and figures).
+// A claim present twice, a file that is not a claim run, or an unregistered ID is an error (2).
+void save_claim_run(const std::string& dir, const std::string& id, const ClaimRun& r);
+int cmd_merge(const std::vector<std::string>& dirs, const std::string& out_dir, std::ostream& os, std::ostream& err);
 
 }  // namespace recall
