@@ -135,6 +135,7 @@ template <class Form> E1Run run_e1(const CheckConfig& cfg, const char* id, const
   int inst = 0;
   for (const Cell& c : e1_cells(cfg.quick, Ns)) {
     const double s2 = c.dk;
+    if (!plain_mc_ok(c.k, s2, c.tau)) throw std::logic_error("A000 SNR cell outside plain_mc_ok: " + c.desc());
     Gauss g(mix(cs, ++inst));
     const std::vector<double> ki = probe_with_norm2(c.dk, s2, g);
     const Mean m = conditional_mc(c.k, ki, c.N, c.dv, c.tau, replicates(c, cfg.quick), g);
@@ -146,9 +147,6 @@ template <class Form> E1Run run_e1(const CheckConfig& cfg, const char* id, const
     });
   }
   return out;
-}
-ClaimResult decide(const E1Run& r, const std::string& holds_reason, const std::string& statistic, const CheckConfig& cfg, const std::string& sizes) {
-  return decide_cells(r.tally, holds_reason, statistic, cfg, sizes);
 }
 std::string cell_sizes(bool quick, const std::vector<int>& Ns) {
   return std::string("kernels {linear, ReLU, exp, SoLU} (exp: tau = 2 sqrt dk, SoLU: 3 sqrt dk), dk in ") + (quick ? "{4,16}" : "{4,16,64}") + ", N in " +
@@ -162,7 +160,7 @@ std::string cell_sizes(bool quick, const std::vector<int>& Ns) {
 ClaimResult a000_snr_cond(const CheckConfig& cfg) {
   const std::vector<int> Ns = {2, 16, 256};
   E1Run r = run_e1(cfg, "A000-SNR-COND", Ns, [](const Cell& c, double s2) { return rs::conditional<double>(c.k, s2, c.N, c.tau); });
-  ClaimResult res = decide(r, "every cell's Monte Carlo of Eq. 6 (cross terms kept) agrees with (N-1) E[kappa^2]/kappa(s2)^2",
+  ClaimResult res = decide_cells(r.tally, "every cell's Monte Carlo of Eq. 6 (cross terms kept) agrees with (N-1) E[kappa^2]/kappa(s2)^2",
                            "largest |z| of Eq. 57 against the replicate mean (99.9% per cell)", cfg, cell_sizes(cfg.quick, Ns));
   // figure: SNR^-1 vs N/dk per kernel, closed form and Monte Carlo +- 2 se (dv = 8)
   ClaimFigure f;
@@ -200,7 +198,7 @@ ClaimResult a000_snr_kernel(const CheckConfig& cfg) {
   E1Run r = run_e1(cfg, "A000-SNR-KERNEL", Ns, [](const Cell& c, double s2) {
     return rs::conditional_eq10<double>(c.k, s2, c.N, c.tau) * (c.N - 1) / c.N;
   });
-  ClaimResult res = decide(r, "Eq. 10 scaled by (N-1)/N agrees with the Monte Carlo in every cell: Eq. 10 is the exact E1 with N for N-1",
+  ClaimResult res = decide_cells(r.tally, "Eq. 10 scaled by (N-1)/N agrees with the Monte Carlo in every cell: Eq. 10 is the exact E1 with N for N-1",
                            "largest |z| of Eq. 10 x (N-1)/N against the replicate mean", cfg, cell_sizes(cfg.quick, Ns));
   int rejected_at = 0;
   double worst_gap = 0;
@@ -239,7 +237,7 @@ ClaimResult a000_snr_def(const CheckConfig& cfg) {
             return conditional_mc(k, ki, N, dv, 1.0, 4 * M, g2, true).z(target);
           });
         }
-  ClaimResult res = decide(r, "the Monte Carlo of Eq. 6 with v_i random equals E1 d_v/(d_v-2) in every cell (E1 = Eq. 57)",
+  ClaimResult res = decide_cells(r.tally, "the Monte Carlo of Eq. 6 with v_i random equals E1 d_v/(d_v-2) in every cell (E1 = Eq. 57)",
                            "largest |z| of E1 d_v/(d_v-2) against the E0 replicate mean", cfg,
                            "kernels {linear, ReLU}, dk in {4,16}, N in {2,16}, dv in {8,16}");
   res.evidence.extra.push_back({"note", "for d_v <= 2, E0 is infinite (E[1/chi^2_dv] diverges): Eq. 6 read literally needs d_v > 2"});
@@ -331,7 +329,7 @@ ClaimResult snr_linear_like(const CheckConfig& cfg, Kernel k, const char* id) {
       }
     }
   const std::string form = k == Kernel::relu ? "(N-1)/(2 s2) and E2 = (N-1)/(2(d_k-2))" : "(N-1)/s2 and E2 = (N-1)/(d_k-2)";
-  ClaimResult res = decide(r, "exact content holds: E1 = " + form + " agree with the Monte Carlo of Eq. 6 in every cell; the printed N-forms are approximations (gaps below)",
+  ClaimResult res = decide_cells(r.tally, "exact content holds: E1 = " + form + " agree with the Monte Carlo of Eq. 6 in every cell; the printed N-forms are approximations (gaps below)",
                            "largest |z| of the exact forms against the replicate means", cfg,
                            std::string("dk in ") + (cfg.quick ? "{8,32}" : "{3,8,32,128}") + ", N in {2,64}, dv = 8, probes s2 in {dk/2, dk, 2dk} and random");
   res.evidence.extra.push_back({"printed conditional vs E1: largest relative gap", fmt(worst_cond_gap, 4) + " (= 1/(N-1))"});

@@ -37,6 +37,7 @@ template <class Form> CellTally e1_cells(const CheckConfig& cfg, const char* id,
       for (double tm : k == Kernel::solu ? std::vector<double>{3.0, 4.0} : std::vector<double>{2.0, 3.0})  // plain_mc_ok; SoLU's x^2 adds skew
         for (int N : {2, 16, 256}) {
           const double s2 = f * dk, tau = tm * std::sqrt(s2);
+          if (!plain_mc_ok(k, s2, tau)) throw std::logic_error(std::string(id) + ": Monte Carlo cell outside plain_mc_ok");
           Gauss g(mix(cs, ++inst));
           const std::vector<double> ki = probe_with_norm2(dk, s2, g);
           const int M = std::max(500, (cfg.quick ? 3000 : 12000) * 16 / std::max(16, N));

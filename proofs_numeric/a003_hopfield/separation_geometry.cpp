@@ -56,7 +56,6 @@ namespace recall {
 namespace {
 
 using namespace claim_support;
-using hcap::cp99;
 namespace hf = ref::hopfield;
 
 // rows of a double matrix scaled to norm m at the current MP digits

@@ -5,6 +5,7 @@
 // Spec IDs: A004-HOP-CLASSIC, A004-HOP-CAP-014, A004-HOP-CAP-014-EXACT, A004-HOP-CAP-014-BITERR, A004-HOP-CORR.
 #include "recall/proofs/ledger.hpp"
 #include "recall/reference/classical_hopfield.hpp"
+#include "binomial_ci.hpp"
 #include "claim_support.hpp"
 
 #include <cmath>
@@ -226,25 +227,6 @@ ClaimResult a004_hop_cap_014(const CheckConfig& cfg) {
   return res;
 }
 
-// 99% Clopper-Pearson upper bound of a binomial proportion k/n, by bisection on the regularized incomplete beta via the binomial sum
-double cp_upper(int k, int n, double alpha = 0.01) {
-  if (k >= n) return 1.0;
-  auto cdf = [&](double p) {  // P(X <= k | p)
-    double term = std::pow(1 - p, n), sum = term;
-    for (int i = 1; i <= k; ++i) {
-      term *= (n - i + 1) / static_cast<double>(i) * p / (1 - p);
-      sum += term;
-    }
-    return sum;
-  };
-  double lo = static_cast<double>(k) / n, hi = 1.0;
-  for (int it = 0; it < 100; ++it) {
-    const double mid = (lo + hi) / 2;
-    (cdf(mid) > alpha / 2 ? lo : hi) = mid;
-  }
-  return hi;
-}
-
 // =============================================================================================
 // A004-HOP-CAP-014-EXACT (reading B): 0.14 N patterns stored with every one an exact fixed point.
 // P_all(N) = the largest grid P with Pr(all P stored patterns fixed) >= 1/2 over pattern sets; holds iff
@@ -281,7 +263,7 @@ ClaimResult a004_hop_cap_014_exact(const CheckConfig& cfg) {
     const int P14 = static_cast<int>(std::ceil(0.135 * N));
     int k14 = 0;
     for (int s = 0; s < sets; ++s) k14 += all_fixed(P14, s);
-    const double ub = cp_upper(k14, sets);
+    const double ub = cp99(k14, sets).second;  // 99% Clopper-Pearson upper end
     const double ratio = static_cast<double>(P_all) / N;
     if (ratio < e.value) e.value = ratio;
     table += (table.empty() ? "" : "; ") + std::to_string(N) + ": P_all/N = " + fmt(ratio, 3) + ", Pr(all fixed) at P = " + std::to_string(P14) +

@@ -12,9 +12,9 @@
 #include "recall/reference/hopfield.hpp"
 #include "recall/reference/hopfield_capacity.hpp"
 #include "claim_support.hpp"
+#include "binomial_ci.hpp"
 #include "hopfield_claims.hpp"
 
-#include <boost/math/special_functions/beta.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -33,15 +33,6 @@ namespace {
 #endif
 
 namespace hf = ref::hopfield;
-
-// two-sided 99% Clopper-Pearson interval by the inverse regularised incomplete beta (exact; O(1) in n, where
-// hop_clopper_pearson sums the binomial pmf term by term, too slow at n = 10^5)
-std::pair<double, double> cp99(long k, long n) {
-  const double a = 0.005;
-  const double lo = k == 0 ? 0.0 : boost::math::ibeta_inv(static_cast<double>(k), static_cast<double>(n - k + 1), a);
-  const double hi = k == n ? 1.0 : boost::math::ibeta_inv(static_cast<double>(k + 1), static_cast<double>(n - k), 1 - a);
-  return {lo, hi};
-}
 
 struct Cell {
   unsigned d = 8;

@@ -439,10 +439,9 @@ namespace fs = std::filesystem;
 // CBOR keeps every double bit for bit (NaN and inf included), so a merged ledger equals an unsharded one.
 void save_claim_run(const std::string& dir, const std::string& id, const ClaimRun& r) {
   fs::create_directories(dir);
-  const nlohmann::json j = {{"id", id}, {"run", r}};
-  const std::vector<std::uint8_t> b = nlohmann::json::to_cbor(j);
+  const std::string b = pack(nlohmann::json{{"id", id}, {"run", r}});
   std::ofstream f(fs::path(dir) / (id + ".claimrun.cbor"), std::ios::binary);
-  f.write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
+  f.write(b.data(), static_cast<std::streamsize>(b.size()));
   if (!f) throw std::runtime_error("cannot write claim run " + id + " into " + dir);
 }
 
@@ -460,10 +459,10 @@ int cmd_merge(const std::vector<std::string>& dirs, const std::string& out_dir, 
     std::sort(files.begin(), files.end());
     for (const fs::path& f : files) {
       std::ifstream in(f, std::ios::binary);
-      const std::vector<std::uint8_t> b((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      const std::string b((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
       nlohmann::json j;
       try {
-        j = nlohmann::json::from_cbor(b);
+        j = unpack<nlohmann::json>(b);
       } catch (const std::exception& e) {
         err << "recall report --merge: '" << f.string() << "' is not a claim run (" << e.what() << ")\n";
         return 2;
