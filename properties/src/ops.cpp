@@ -3,6 +3,7 @@
 // where those heavy instantiations happen, once.
 #include "recall/properties/ops.hpp"
 
+#include "input_checks.hpp"
 #include "op_support.hpp"
 #include "recall/reference/feature_maps.hpp"
 #include "recall/reference/linear_attention.hpp"
@@ -29,23 +30,6 @@ using namespace op_support;
 using ref::Matrix;
 using ref::Vector;
 
-void validate_common(const TensorMap& in, const std::string& op, bool gated, bool normalized) {
-  const Dims d = validate_qkv_shapes(in, op);
-  if (gated) validate_log_gate(in, op, d, "log_gate", "gates");
-  validate_s0(in, op, d);
-  if (normalized) {
-    for (const char* n : {"q", "k"}) {
-      const Tensor& t = get(in, n, op);
-      for (std::size_t i = 0; i < t.data.size(); ++i)
-        if (t.data[i] < 0)
-          throw std::invalid_argument(op + ": input '" + n + "' must be a non-negative feature map, negative at " + index_str(t.shape, i));
-    }
-    if (auto it = in.find("z0"); it != in.end()) {
-      require_shape(it->second, {d.B, d.H, d.dk}, op, "z0", dims_note(in, op));
-      require_finite(it->second, op, "z0");
-    }
-  }
-}
 
 // ---- reference evaluation for one op, generic over the scalar ----
 template <class S, class Out>
@@ -146,7 +130,7 @@ std::vector<OpSpec> build_ops() {
     op.spec_ids = {"A000-AM-OUTER", "A001-LINATTN", "A001-F01-LINATTN-PARALLEL", "A004-UPD-LA"};
     op.inputs = la_in;
     op.outputs = la_out;
-    op.validate = [](const TensorMap& in) { validate_common(in, "linear_attention", false, false); };
+    op.validate = [](const TensorMap& in) { input_checks::linear_family(in, "linear_attention", false, false); };
     op.oracle = [](const TensorMap& in) { return eval_linear<mp_t, MpTensor>(in, "linear_attention", false); };
     op.baseline = [](const TensorMap& in, Precision p) {
       return at_precision(p, [&](auto s) { return eval_linear<decltype(s), Tensor>(in, "linear_attention", false); });
@@ -164,7 +148,7 @@ std::vector<OpSpec> build_ops() {
     op.inputs.insert(op.inputs.begin() + 3, TensorDecl{"log_gate", "B,H,T", false, "log of the scalar gate a_t in [0,1]; -inf for a zero gate"});
     op.outputs = la_out;
     op.gated = true;
-    op.validate = [](const TensorMap& in) { validate_common(in, "gated_linear_attention", true, false); };
+    op.validate = [](const TensorMap& in) { input_checks::linear_family(in, "gated_linear_attention", true, false); };
     op.oracle = [](const TensorMap& in) { return eval_linear<mp_t, MpTensor>(in, "gated_linear_attention", true); };
     op.baseline = [](const TensorMap& in, Precision p) {
       return at_precision(p, [&](auto s) { return eval_linear<decltype(s), Tensor>(in, "gated_linear_attention", true); });
@@ -193,7 +177,7 @@ std::vector<OpSpec> build_ops() {
     op.outputs = {{"o", "B,H,T,dv", false, "normalised outputs"},
                   {"s_final", "B,H,dv,dphi", false, "final memory"},
                   {"z_final", "B,H,dphi", false, "final key sum"}};
-    op.validate = [](const TensorMap& in) { validate_common(in, "normalized_linear_attention", false, true); };
+    op.validate = [](const TensorMap& in) { input_checks::linear_family(in, "normalized_linear_attention", false, true); };
     op.oracle = [](const TensorMap& in) { return eval_normalized<mp_t, MpTensor>(in, "normalized_linear_attention"); };
     op.baseline = [](const TensorMap& in, Precision p) {
       return at_precision(p, [&](auto s) { return eval_normalized<decltype(s), Tensor>(in, "normalized_linear_attention"); });

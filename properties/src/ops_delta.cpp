@@ -3,6 +3,7 @@
 // mp_t and at float/double; this file is where those instantiations happen, once.
 #include "recall/properties/ops.hpp"
 
+#include "input_checks.hpp"
 #include "op_support.hpp"
 #include "recall/reference/delta_rule.hpp"
 
@@ -19,11 +20,6 @@ using namespace op_support;
 using ref::Matrix;
 using ref::Vector;
 
-void validate_delta(const TensorMap& in, const std::string& op, bool gated) {
-  const Dims d = validate_qkv_shapes(in, op, {"beta"});
-  if (gated) validate_log_gate(in, op, d, "log_alpha", "gates alpha");
-  validate_s0(in, op, d);
-}
 
 // ---- reference evaluation, generic over the scalar ----
 template <class S, class Out> std::map<std::string, Out> eval_delta(const TensorMap& in, const std::string& op, bool gated) {
@@ -302,7 +298,7 @@ void add_delta_ops(std::vector<OpSpec>& v) {
     op.spec_ids = {"A000-T2-DELTANET", "A001-DELTANET-DEF", "A001-SGD-LAYER", "A001-F08-DELTANET-CHUNK", "A004-UPD-DELTANET"};
     op.inputs = d_in;
     op.outputs = d_out;
-    op.validate = [](const TensorMap& in) { validate_delta(in, "delta_rule", false); };
+    op.validate = [](const TensorMap& in) { input_checks::delta_family(in, "delta_rule", false); };
     op.oracle = [](const TensorMap& in) { return eval_delta<mp_t, MpTensor>(in, "delta_rule", false); };
     op.baseline = [](const TensorMap& in, Precision p) {
       return at_precision(p, [&](auto s) { return eval_delta<decltype(s), Tensor>(in, "delta_rule", false); });
@@ -323,7 +319,7 @@ void add_delta_ops(std::vector<OpSpec>& v) {
     op.inputs.insert(op.inputs.begin() + 4, TensorDecl{"log_alpha", "B,H,T", false, "log of the scalar gate alpha_t in [0,1]; -inf for a zero gate"});
     op.outputs = d_out;
     op.gated = true;
-    op.validate = [](const TensorMap& in) { validate_delta(in, "gated_delta_rule", true); };
+    op.validate = [](const TensorMap& in) { input_checks::delta_family(in, "gated_delta_rule", true); };
     op.oracle = [](const TensorMap& in) { return eval_delta<mp_t, MpTensor>(in, "gated_delta_rule", true); };
     op.baseline = [](const TensorMap& in, Precision p) {
       return at_precision(p, [&](auto s) { return eval_delta<decltype(s), Tensor>(in, "gated_delta_rule", true); });

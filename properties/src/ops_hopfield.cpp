@@ -41,6 +41,7 @@
 // budget at T = 4096, f32, beta max score = 1000).
 #include "recall/properties/ops.hpp"
 
+#include "input_checks.hpp"
 #include "op_support.hpp"
 #include "recall/reference/hopfield.hpp"
 #include "recall/reference/hopfield_models.hpp"
@@ -64,6 +65,8 @@ using namespace op_support;
 using ref::Matrix;
 using ref::Vector;
 namespace hf = ref::hopfield;
+using input_checks::HDims;
+using input_checks::hopfield_dims;
 
 enum class Kind { dense, masked_r, masked_u, window, window_causal, topk, prf, linear };
 
@@ -83,27 +86,7 @@ const char* name_of(Kind k) {
 bool is_window(Kind k) { return k == Kind::window || k == Kind::window_causal; }
 bool is_masked(Kind k) { return k == Kind::masked_r || k == Kind::masked_u; }
 
-// ---- dimensions and parameters ----
-struct HDims {
-  std::int64_t B, H, L, M, d, dv;
-};
-HDims hdims(const TensorMap& in, const std::string& op) {
-  const Tensor& q = get(in, "q", op);
-  const Tensor& k = get(in, "k", op);
-  const Tensor& v = get(in, "v", op);
-  if (q.shape.size() != 4) throw std::invalid_argument(op + ": input 'q' must have shape [B,H,L,d], got " + shape_str(q.shape));
-  if (k.shape.size() != 4) throw std::invalid_argument(op + ": input 'k' must have shape [B,H,M,d], got " + shape_str(k.shape));
-  if (v.shape.size() != 4) throw std::invalid_argument(op + ": input 'v' must have shape [B,H,M,dv], got " + shape_str(v.shape));
-  HDims d{q.shape[0], q.shape[1], q.shape[2], k.shape[2], q.shape[3], v.shape[3]};
-  if (d.B < 1 || d.H < 1 || d.L < 1 || d.M < 1 || d.d < 1 || d.dv < 1)
-    throw std::invalid_argument(op + ": every dimension must be >= 1, got q " + shape_str(q.shape) + ", k " + shape_str(k.shape) + ", v " +
-                                shape_str(v.shape));
-  return d;
-}
-std::string hdims_note(const TensorMap& in, const std::string& op) {
-  return "(B, H, L, d are read from q " + shape_str(get(in, "q", op).shape) + ", M from k " + shape_str(get(in, "k", op).shape) +
-         ", d_v from v " + shape_str(get(in, "v", op).shape) + ")";
-}
+// ---- dimensions (input_checks.hpp) and parameters ----
 // One-element parameters, read tolerantly (the budget perturbs them by (1 +- delta)).
 double param(const TensorMap& in, const char* n) { return in.at(n).data[0]; }
 std::int64_t int_param(const TensorMap& in, const char* n) { return static_cast<std::int64_t>(std::llround(param(in, n))); }
@@ -112,81 +95,6 @@ bool flag(const TensorMap& in, const char* n) {
   return it != in.end() && it->second.data[0] > 0.5;
 }
 
-// ---- validation ----
-void require_scalar(const TensorMap& in, const std::string& op, const char* n) {
-  const Tensor& t = get(in, n, op);
-  require_shape(t, {1}, op, n);
-  require_finite(t, op, n);
-}
-void require_flag(const TensorMap& in, const std::string& op, const char* n) {
-  if (!in.count(n)) return;
-  require_scalar(in, op, n);
-  const double x = param(in, n);
-  if (x != 0 && x != 1) throw std::invalid_argument(op + ": input '" + n + "' must be 0 or 1, got " + std::to_string(x));
-}
-void require_integer(const TensorMap& in, const std::string& op, const char* n, double lo, double hi, const std::string& range) {
-  require_scalar(in, op, n);
-  const double x = param(in, n);
-  if (x != std::floor(x) || x < lo || x > hi)
-    throw std::invalid_argument(op + ": input '" + n + "' must be an integer in " + range + ", got " + std::to_string(x));
-}
-
-void validate_hopfield(const TensorMap& in, Kind kind) {
-  const std::string op = name_of(kind);
-  const HDims d = hdims(in, op);
-  const std::string note = hdims_note(in, op);
-  if (is_window(kind) && d.M != d.L)
-    throw std::invalid_argument(op + ": the window models are self-attention (M = L): k has M = " + std::to_string(d.M) +
-                                " rows, q has L = " + std::to_string(d.L) + " " + note);
-  require_shape(get(in, "k", op), {d.B, d.H, d.M, d.d}, op, "k", note);
-  require_shape(get(in, "v", op), {d.B, d.H, d.M, d.dv}, op, "v", note);
-  for (const char* n : {"q", "k", "v"}) require_finite(get(in, n, op), op, n);
-  std::vector<std::string> known = {"q", "k", "v", "scale"};
-  require_scalar(in, op, "scale");
-  if (!(param(in, "scale") > 0)) throw std::invalid_argument(op + ": input 'scale' must be > 0 (the inverse temperature beta)");
-  if (is_masked(kind)) {
-    known.push_back("mask");
-    const Tensor& m = get(in, "mask", op);
-    require_shape(m, {d.B, d.H, d.L, d.M}, op, "mask", note);
-    for (std::size_t i = 0; i < m.data.size(); ++i)
-      if (m.data[i] != 0 && m.data[i] != 1)
-        throw std::invalid_argument(op + ": input 'mask' must hold 0 (masked out) or 1 (kept), got " + std::to_string(m.data[i]) + " at " +
-                                    index_str(m.shape, i));
-  }
-  if (is_window(kind)) {
-    known.push_back("window");
-    require_integer(in, op, "window", 1, 1e15, "[1, inf) (w > L is allowed)");
-    if (kind == Kind::window) {
-      known.push_back("shift");
-      require_flag(in, op, "shift");
-    }
-  }
-  if (kind == Kind::topk) {
-    for (const char* n : {"topk", "tie_exact", "sel"}) known.push_back(n);
-    require_integer(in, op, "topk", 1, static_cast<double>(d.M), "[1, M = " + std::to_string(d.M) + "]");
-    require_flag(in, op, "tie_exact");
-    if (auto it = in.find("sel"); it != in.end()) {
-      require_shape(it->second, {d.B, d.H, d.M, d.d}, op, "sel", note);
-      require_finite(it->second, op, "sel");
-    }
-  }
-  if (kind == Kind::prf) {
-    known.push_back("omega");
-    known.push_back("hyperbolic");
-    const Tensor& w = get(in, "omega", op);
-    if (w.shape.size() != 4 || w.shape[0] != d.B || w.shape[1] != d.H || w.shape[2] < 1 || w.shape[3] != d.d)
-      throw std::invalid_argument(op + ": input 'omega' must have shape [B,H,n_f,d] = [" + std::to_string(d.B) + "," + std::to_string(d.H) +
-                                  ",n_f>=1," + std::to_string(d.d) + "], got " + shape_str(w.shape) + " " + note);
-    require_finite(w, op, "omega");
-    require_flag(in, op, "hyperbolic");
-  }
-  if (kind == Kind::linear) {
-    known.push_back("literal_c2");
-    require_flag(in, op, "literal_c2");
-  }
-  for (const auto& [name, t] : in)
-    if (std::find(known.begin(), known.end(), name) == known.end()) throw std::invalid_argument(op + ": unknown input '" + name + "'");
-}
 
 // ---- reference evaluation, generic over the scalar ----
 // The kept set of a masked row (entries != 0, ascending).
@@ -261,7 +169,7 @@ template <class S, class Out>
 std::map<std::string, Out> eval_hopfield(const TensorMap& in, Kind kind, double tol_delta = 0, double logit_delta = 0, std::uint64_t seed = 0) {
   using hf::mdetail::exp_;
   const std::string op = name_of(kind);
-  const HDims d = hdims(in, op);
+  const HDims d = hopfield_dims(in, op);
   const std::size_t L = static_cast<std::size_t>(d.L), M = static_cast<std::size_t>(d.M), dd = static_cast<std::size_t>(d.d),
                     dv = static_cast<std::size_t>(d.dv);
   std::map<std::string, Out> out;
@@ -468,7 +376,7 @@ bool exactly_computable(const Matrix<double>& Q, const Matrix<double>& S, int p_
 
 std::string topk_judged_domain(const TensorMap& in, Precision p) {
   const std::string op = name_of(Kind::topk);
-  const HDims d = hdims(in, op);
+  const HDims d = hopfield_dims(in, op);
   const Precision pa = accumulation(p);
   const double ua = unit_roundoff(pa);
   const double nu = static_cast<double>(d.d) * ua, gamma = nu / (1 - nu);
@@ -764,7 +672,7 @@ void add_hopfield_ops(std::vector<OpSpec>& v) {
     if (kind == Kind::linear) op.inputs.push_back({"literal_c2", "1", true, "0/1: (C.2) with the normalised Phi inserted literally"});
     op.outputs = {o};
     if (kind == Kind::masked_r) op.outputs.push_back({"empty", "B,H,T", false, "1 where the row's mask is empty (o = 0 there), else 0"});
-    op.validate = [kind](const TensorMap& in) { validate_hopfield(in, kind); };
+    op.validate = [kind](const TensorMap& in) { input_checks::hopfield(in, name_of(kind)); };
     op.oracle = [kind](const TensorMap& in) { return eval_hopfield<mp_t, MpTensor>(in, kind); };
     op.baseline = [kind](const TensorMap& in, Precision p) {
       return at_precision(p, [&](auto s) { return eval_hopfield<decltype(s), Tensor>(in, kind); });

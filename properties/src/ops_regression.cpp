@@ -3,6 +3,7 @@
 // scalar-generic references (reference/) at mp_t and at float/double; instantiated here, once.
 #include "recall/properties/ops.hpp"
 
+#include "input_checks.hpp"
 #include "op_support.hpp"
 #include "recall/reference/regression_layers.hpp"
 
@@ -21,13 +22,6 @@ using namespace op_support;
 using ref::Matrix;
 using ref::Vector;
 
-void validate_ls(const TensorMap& in, const std::string& op, bool gated) {
-  const Dims d = validate_qkv_shapes(in, op);
-  if (gated) validate_log_gate(in, op, d, "log_gate", "gates");
-  for (auto& [name, t] : in)
-    if (name != "q" && name != "k" && name != "v" && !(gated && name == "log_gate"))
-      throw std::invalid_argument(op + ": unknown input '" + name + "'");
-}
 
 template <class S, class Out> std::map<std::string, Out> eval_ls(const TensorMap& in, const std::string& op, bool gated) {
   const Dims d = dims_of(in, op);
@@ -321,17 +315,6 @@ std::string ls_judged_domain(const TensorMap& in, Precision p, const std::string
   return {};
 }
 
-// ---- local linear ("p = 1") attention ----
-void validate_local_linear(const TensorMap& in, const std::string& op) {
-  validate_qkv_shapes(in, op);
-  if (auto it = in.find("scale"); it != in.end()) {
-    require_shape(it->second, {1}, op, "scale");
-    require_finite(it->second, op, "scale");
-    if (!(it->second.data[0] > 0)) throw std::invalid_argument(op + ": input 'scale' must be > 0 (it is 1/tau)");
-  }
-  for (auto& [name, t] : in)
-    if (name != "q" && name != "k" && name != "v" && name != "scale") throw std::invalid_argument(op + ": unknown input '" + name + "'");
-}
 template <class S, class Out> std::map<std::string, Out> eval_local_linear(const TensorMap& in) {
   const std::string op = "local_linear_attention";
   const Dims d = dims_of(in, op);
@@ -514,7 +497,7 @@ void add_regression_ops(std::vector<OpSpec>& v) {
     if (gated) op.inputs.push_back({"log_gate", "B,H,T", false, "log of the gate gamma_t in [0,1]; -inf for a zero gate (a reset)"});
     op.outputs = {{"o", "B,H,T,dv", false, "y_t = M_t q_t"}, {"s_final", "B,H,dv,dk", false, "final memory M_T"}};
     op.gated = gated;
-    op.validate = [name, gated](const TensorMap& in) { validate_ls(in, name, gated); };
+    op.validate = [name, gated](const TensorMap& in) { input_checks::least_squares(in, name, gated); };
     op.oracle = [name, gated](const TensorMap& in) { return eval_ls<mp_t, MpTensor>(in, name, gated); };
     op.baseline = [name, gated](const TensorMap& in, Precision p) {
       return at_precision(p, [&](auto s) { return eval_ls<decltype(s), Tensor>(in, name, gated); });
@@ -536,7 +519,7 @@ void add_regression_ops(std::vector<OpSpec>& v) {
     op.spec_ids = {"A001-LOCAL-LINEAR-ATTN", "A001-F12-LOCALLINEAR-STREAM"};
     op.inputs = qkv_inputs({{"scale", "1", true, "logit scale s = 1/tau > 0 (default 1/sqrt(dk))"}}, /*with_s0=*/false);
     op.outputs = {{"o", "B,H,T,dv", false, "y_t = M0 (the local intercept at q_t)"}};
-    op.validate = [](const TensorMap& in) { validate_local_linear(in, "local_linear_attention"); };
+    op.validate = [](const TensorMap& in) { input_checks::local_linear(in, "local_linear_attention"); };
     op.oracle = [](const TensorMap& in) { return eval_local_linear<mp_t, MpTensor>(in); };
     op.baseline = [](const TensorMap& in, Precision p) {
       return at_precision(p, [&](auto s) { return eval_local_linear<decltype(s), Tensor>(in); });

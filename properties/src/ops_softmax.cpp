@@ -5,6 +5,7 @@
 // read-out) instantiated at mp_t and at float/double; the heavy instantiations happen here only.
 #include "recall/properties/ops.hpp"
 
+#include "input_checks.hpp"
 #include "op_support.hpp"
 #include "recall/reference/deltaformer_ops.hpp"
 #include "recall/reference/softmax.hpp"
@@ -34,23 +35,6 @@ template <class S> S scale_in(const TensorMap& in, const Dims& d) {
   return S(1) / sqrt(S(static_cast<double>(d.dk)));
 }
 
-void validate_qkv(const TensorMap& in, const std::string& op, bool beta) {
-  const Dims d = validate_qkv_shapes(in, op);
-  if (auto it = in.find("scale"); it != in.end()) {
-    require_shape(it->second, {1}, op, "scale");
-    require_finite(it->second, op, "scale");
-    if (!(it->second.data[0] > 0)) throw std::invalid_argument(op + ": input 'scale' must be > 0 (it is 1/tau)");
-  }
-  if (beta) {
-    if (auto it = in.find("beta"); it != in.end()) {
-      require_shape(it->second, {d.B, d.H, d.T}, op, "beta", dims_note(in, op));
-      require_finite(it->second, op, "beta");
-    }
-  }
-  for (auto& [name, t] : in)
-    if (name != "q" && name != "k" && name != "v" && name != "scale" && !(beta && name == "beta"))
-      throw std::invalid_argument(op + ": unknown input '" + name + "'");
-}
 
 // ---- softmax attention: per query row the log-sum-exp reference (A000-SOFTMAX-ATTN "to implement") ----
 template <class S, class Out> std::map<std::string, Out> eval_softmax(const TensorMap& in) {
@@ -329,7 +313,7 @@ void add_softmax_ops(std::vector<OpSpec>& v) {
     op.spec_ids = {"A000-SOFTMAX-ATTN", "A001-SOFTMAX-ATTN", "A002-SOFTMAX-ATTN", "A004-SOFTMAX-ATTN", "A001-F10-SOFTMAX-ONLINE"};
     op.inputs = qkv;
     op.outputs = {{"o", "B,H,T,dv", false, "attention outputs"}};
-    op.validate = [](const TensorMap& in) { validate_qkv(in, "softmax_attention", false); };
+    op.validate = [](const TensorMap& in) { input_checks::softmax_family(in, "softmax_attention", false); };
     op.oracle = [](const TensorMap& in) { return eval_softmax<mp_t, MpTensor>(in); };
     op.baseline = [](const TensorMap& in, Precision p) {
       return at_precision(p, [&](auto s) { return eval_softmax<decltype(s), Tensor>(in); });
@@ -353,7 +337,7 @@ void add_softmax_ops(std::vector<OpSpec>& v) {
     op.inputs.push_back({"beta", "B,H,T", true, "per-token strength beta_t of the u-recursion (default 1)"});
     op.outputs = {{"u", "B,H,T,dv", false, "solution of the triangular system (rows u_t)"},
                   {"o", "B,H,T,dv", false, "read-out"}};
-    op.validate = [name](const TensorMap& in) { validate_qkv(in, name, true); };
+    op.validate = [name](const TensorMap& in) { input_checks::softmax_family(in, name, true); };
     op.oracle = [name, normalized](const TensorMap& in) { return eval_deltaformer<mp_t, MpTensor>(in, name, normalized); };
     op.baseline = [name, normalized](const TensorMap& in, Precision p) {
       return at_precision(p, [&](auto s) { return eval_deltaformer<decltype(s), Tensor>(in, name, normalized); });

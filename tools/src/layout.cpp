@@ -124,6 +124,10 @@ TensorMap inputs_from_canonical(const OpSpec& op, TensorMap in, const LayoutOpti
   return convert(op, std::move(in), o, true, false, "generated inputs");
 }
 
+TensorMap outputs_from_canonical(const OpSpec& op, TensorMap out, const LayoutOptions& o) {
+  return convert(op, std::move(out), o, false, false, "canonical outputs");
+}
+
 std::vector<std::int64_t> output_shape_in_layout(const OpSpec& op, const std::string& name, std::vector<std::int64_t> s,
                                                  const LayoutOptions& o) {
   const TensorDecl* d = op.output(name);

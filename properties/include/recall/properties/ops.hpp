@@ -8,7 +8,6 @@
 
 #include <cstdint>
 #include <functional>
-#include <source_location>
 #include <string>
 #include <utility>
 #include <vector>
@@ -85,10 +84,12 @@ struct OpSpec {
   std::string file;
   unsigned line = 0;
 };
-// Appends op to v, recording the call site (recall list's `where` column).
-inline void add_op(std::vector<OpSpec>& v, OpSpec op, std::source_location at = std::source_location::current()) {
-  op.file = at.file_name();
-  op.line = at.line();
+// Appends op to v, recording the call site (recall list's `where` column). The builtins rather than
+// std::source_location: this header is also compiled by Debian's clang 14 (ci/fuzz), whose
+// <source_location> with libstdc++ 12 is empty.
+inline void add_op(std::vector<OpSpec>& v, OpSpec op, const char* file = __builtin_FILE(), unsigned line = __builtin_LINE()) {
+  op.file = file;
+  op.line = line;
   v.push_back(std::move(op));
 }
 

@@ -36,6 +36,9 @@ TensorMap outputs_to_canonical(const OpSpec& op, TensorMap out, const LayoutOpti
 // canonical -> user (dump, generate): the inverse transposes; q_scale is NOT applied to q (the
 // user's kernel applies it), a `scale` input is set to q_scale or the documented default.
 TensorMap inputs_from_canonical(const OpSpec& op, TensorMap in, const LayoutOptions& o);
+// canonical outputs (an oracle's or a baseline's) in the layout of `o`, as a kernel of that convention
+// returns them (no scale: outputs carry none)
+TensorMap outputs_from_canonical(const OpSpec& op, TensorMap out, const LayoutOptions& o);
 
 // A canonical output shape as the user's layout writes it (error messages).
 std::vector<std::int64_t> output_shape_in_layout(const OpSpec& op, const std::string& name, std::vector<std::int64_t> canonical,
