@@ -583,6 +583,49 @@ struct Fit {
            std::to_string(points) + " points";
   }
 };
+// Least squares y = a + b x over every point, 95% t-interval of the slope from the residuals (fewer than
+// 3 points: an infinite interval); residuals at the rounding level of y give a degenerate interval.
+Fit linear_fit(const std::vector<double>& x, const std::vector<double>& y) {
+  Fit f;
+  f.points = static_cast<int>(x.size());
+  if (x.empty()) {
+    f.lo = -INFINITY;
+    f.hi = INFINITY;
+    return f;
+  }
+  double mx = 0, my = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    mx += x[i];
+    my += y[i];
+  }
+  mx /= x.size();
+  my /= y.size();
+  double sxx = 0, sxy = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    sxx += (x[i] - mx) * (x[i] - mx);
+    sxy += (x[i] - mx) * (y[i] - my);
+  }
+  f.slope = sxx > 0 ? sxy / sxx : 0;
+  f.intercept = my - f.slope * mx;
+  double ssr = 0, scale = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const double e = y[i] - (f.intercept + f.slope * x[i]);
+    ssr += e * e;
+    scale = std::max(scale, std::fabs(y[i]));
+  }
+  const int df = f.points - 2;
+  const double se = (df > 0 && sxx > 0) ? std::sqrt(ssr / df / sxx) : INFINITY;
+  // residuals at the rounding level (exact counts): degenerate CI
+  if (df > 0 && std::sqrt(ssr / std::max(1, f.points)) <= 64 * 2.3e-16 * std::max(1.0, scale)) {
+    f.degenerate = true;
+    f.lo = f.hi = f.slope;
+  } else {
+    const double h = t975(df) * se;
+    f.lo = f.slope - h;
+    f.hi = f.slope + h;
+  }
+  return f;
+}
 // Least squares of log y on log x over the upper half of the x range (by position; x ascending),
 // 95% t-interval of the slope from the regression residuals.
 Fit loglog_fit(const std::vector<double>& x, const std::vector<double>& y) {
@@ -594,40 +637,7 @@ Fit loglog_fit(const std::vector<double>& x, const std::vector<double>& y) {
     lx.push_back(std::log(x[i]));
     ly.push_back(std::log(y[i]));
   }
-  Fit f;
-  f.points = static_cast<int>(lx.size());
-  double mx = 0, my = 0;
-  for (std::size_t i = 0; i < lx.size(); ++i) {
-    mx += lx[i];
-    my += ly[i];
-  }
-  mx /= lx.size();
-  my /= ly.size();
-  double sxx = 0, sxy = 0;
-  for (std::size_t i = 0; i < lx.size(); ++i) {
-    sxx += (lx[i] - mx) * (lx[i] - mx);
-    sxy += (lx[i] - mx) * (ly[i] - my);
-  }
-  f.slope = sxx > 0 ? sxy / sxx : 0;
-  f.intercept = my - f.slope * mx;
-  double ssr = 0, scale = 0;
-  for (std::size_t i = 0; i < lx.size(); ++i) {
-    const double e = ly[i] - (f.intercept + f.slope * lx[i]);
-    ssr += e * e;
-    scale = std::max(scale, std::fabs(ly[i]));
-  }
-  const int df = f.points - 2;
-  const double se = (df > 0 && sxx > 0) ? std::sqrt(ssr / df / sxx) : INFINITY;
-  // residuals at the rounding level of the logs: exact counts, degenerate CI
-  if (df > 0 && std::sqrt(ssr / std::max(1, f.points)) <= 64 * 2.3e-16 * std::max(1.0, scale)) {
-    f.degenerate = true;
-    f.lo = f.hi = f.slope;
-  } else {
-    const double h = t975(df) * se;
-    f.lo = f.slope - h;
-    f.hi = f.slope + h;
-  }
-  return f;
+  return linear_fit(lx, ly);
 }
 // R-SCALE decision for O(n^e)
 Verdict decide_upper(const Fit& f, double e) {

@@ -71,6 +71,13 @@ void register_all_sections(Ledger& l) {
   register_a004_gd_step_views(l);
   register_a000_softmax_exp_kernel(l);
   register_a000_retrieval_snr(l);
+  register_a000_capacity(l);
+  register_a000_orthonormal_recall(l);
+  register_a000_norm_growth(l);
+  register_a004_lstm(l);
+  register_a004_softmax_cost(l);
+  register_a004_write_remove_forget(l);
+  register_a004_ttt_sample_efficiency(l);
   register_a000_snr_exponential_kernels(l);
   register_a000_deltaformer_forms(l);
   register_a000_normalised_deltaformer(l);

@@ -32,6 +32,8 @@ const std::map<std::string, std::string>& not_numeric() {
   static const std::map<std::string, std::string> m = {
       {"A000-CIRCUIT", "circuit-complexity class hierarchy (TC0 vs NC1): a statement about classes of circuits, not a computation"},
       {"A000-LIT-OBS", "observations backed by the cited literature only; no formula or data to evaluate"},
+      {"A004-SUBQUAD-NAMED", "names only (grouped-query, sparse, latent and linear attention on one slide): no formula or claim; the spec "
+                             "asks for registry completeness only (linear attention is checked under A004-UPD-LA and the CX-LA items)"},
       {"A000-THM1-EXPRESS", "circuit-class statement (DeltaFormer beyond TC0, reaching NC1): complexity-theoretic, not decidable by "
                             "computation; the supporting construction is checked under A000-THM1-CONSTRUCTION (n = 5, S5 words)"},
   };

@@ -50,6 +50,13 @@ void register_a004_gd_step_views(Ledger& l);  // proofs_numeric/a004_memory_and_
 // a000_associative_memory/
 void register_a000_softmax_exp_kernel(Ledger& l);  // proofs_numeric/a000_associative_memory/softmax_exp_kernel.cpp
 void register_a000_retrieval_snr(Ledger& l);  // proofs_numeric/a000_associative_memory/retrieval_snr.cpp
+void register_a000_capacity(Ledger& l);  // proofs_numeric/a000_associative_memory/capacity.cpp
+void register_a000_orthonormal_recall(Ledger& l);  // proofs_numeric/a000_associative_memory/orthonormal_recall.cpp
+void register_a000_norm_growth(Ledger& l);  // proofs_numeric/a000_associative_memory/norm_growth.cpp
+void register_a004_lstm(Ledger& l);  // proofs_numeric/a004_memory_and_forgetting/lstm.cpp
+void register_a004_softmax_cost(Ledger& l);  // proofs_numeric/a004_memory_and_forgetting/softmax_cost.cpp
+void register_a004_write_remove_forget(Ledger& l);  // proofs_numeric/a004_memory_and_forgetting/write_remove_forget.cpp
+void register_a004_ttt_sample_efficiency(Ledger& l);  // proofs_numeric/a004_memory_and_forgetting/ttt_sample_efficiency.cpp
 void register_a000_snr_exponential_kernels(Ledger& l);  // proofs_numeric/a000_associative_memory/snr_exponential_kernels.cpp
 void register_a000_deltaformer_forms(Ledger& l);  // proofs_numeric/a000_associative_memory/deltaformer_forms.cpp
 void register_a000_normalised_deltaformer(Ledger& l);  // proofs_numeric/a000_associative_memory/normalised_deltaformer.cpp
