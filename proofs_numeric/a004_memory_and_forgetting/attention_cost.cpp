@@ -35,11 +35,6 @@ namespace {
 using CM = ref::Matrix<Counted>;
 
 
-Verdict decide_exact(const Fit& f, double e) {  // exactly order e
-  if (f.lo >= e - 0.05 && f.hi <= e + 0.05) return Verdict::holds;
-  if (f.hi < e - 0.05 || f.lo > e + 0.05) return Verdict::violated;
-  return Verdict::inconclusive;
-}
 
 std::string join_counts(const std::vector<double>& x, const std::vector<double>& y) {
   std::ostringstream s;

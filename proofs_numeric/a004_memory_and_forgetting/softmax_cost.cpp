@@ -93,12 +93,6 @@ std::string counts_str(const std::vector<double>& x, const std::vector<double>& 
   for (std::size_t i = 0; i < x.size(); ++i) s += (i ? ", " : "") + fmt(x[i], 7) + ":" + fmt(y[i], 12);
   return s;
 }
-// R-SCALE for an exact order e: CI within [e - 0.05, e + 0.05] holds, entirely outside violated
-Verdict decide_order(const Fit& f, double e) {
-  if (f.lo >= e - 0.05 && f.hi <= e + 0.05) return Verdict::holds;
-  if (f.hi < e - 0.05 || f.lo > e + 0.05) return Verdict::violated;
-  return Verdict::inconclusive;
-}
 
 struct Scan {
   std::string name;
@@ -129,7 +123,7 @@ ClaimResult decide_scans(const std::vector<Scan>& scans, double e, const std::st
   double worst = e;
   std::string worst_name;
   for (const Scan& s : scans) {
-    const Verdict v = decide_order(s.fit, e);
+    const Verdict v = decide_exact(s.fit, e);
     all_hold = all_hold && v == Verdict::holds;
     if (v == Verdict::violated && !any_violated) worst_name = s.name + ": " + s.fit.str();
     any_violated = any_violated || v == Verdict::violated;
@@ -200,13 +194,13 @@ ClaimResult a004_cx_sa_scoremem(const CheckConfig& cfg) {
   e.extra.emplace_back(mat.name, "exponent " + mat.fit.str() + "; n:working " + counts_str(mat.n, mat.y));
   e.extra.emplace_back(onl.name, "exponent " + onl.fit.str() + "; n:working " + counts_str(onl.n, onl.y));
   e.extra.emplace_back("reading", "the function (\"attention needs O(n^2) memory\"): decided by (ii); implementation (i): " +
-                                      std::string(verdict_name(decide_order(mat.fit, 2.0))) + " (exponent " + mat.fit.str() + ")");
+                                      std::string(verdict_name(decide_exact(mat.fit, 2.0))) + " (exponent " + mat.fit.str() + ")");
   e.witness = onl.name + " computes the same outputs with working memory ~ n^" + fmt(onl.fit.slope, 3) + " (" + onl.fit.str() + ")";
   if (onl.fit.hi < 1.95) {
     res.verdict = Verdict::violated;
     res.reason = "not needed: " + e.witness + "; only the materialised score matrix (i) is quadratic (" + mat.fit.str() + ")";
   } else {
-    const Verdict v = decide_order(onl.fit, 2.0);
+    const Verdict v = decide_exact(onl.fit, 2.0);
     res.verdict = v;
     res.reason = "the cheapest implementation measured grows with exponent " + onl.fit.str();
   }

@@ -645,6 +645,12 @@ Verdict decide_upper(const Fit& f, double e) {
   if (f.lo > e + 0.05) return Verdict::violated;
   return Verdict::inconclusive;
 }
+// R-SCALE decision for an exact order n^e: the CI within [e - 0.05, e + 0.05] holds, entirely outside it violated
+Verdict decide_exact(const Fit& f, double e) {
+  if (f.lo >= e - 0.05 && f.hi <= e + 0.05) return Verdict::holds;
+  if (f.hi < e - 0.05 || f.lo > e + 0.05) return Verdict::violated;
+  return Verdict::inconclusive;
+}
 
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop
