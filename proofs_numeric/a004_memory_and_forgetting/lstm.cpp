@@ -157,7 +157,7 @@ ClaimResult a004_lstm_accum(const CheckConfig& cfg) {
     res.reason = "a cell without a forget gate does not accumulate: " + first_bad;
   } else if (nf_all_up && f_all_bounded) {
     res.verdict = Verdict::holds;
-    res.reason = "without a forget gate RMS|c_t| grows (every exponent CI above 0) while the forget-gate cells stay bounded (no exponent CI lies above 0.05 and 0 together)";
+    res.reason = "without a forget gate RMS|c_t| grows (every exponent CI above 0) while the forget-gate cells stay bounded (every exponent CI reaches down to 0 or ends below 0.05)";
   } else {
     res.verdict = Verdict::inconclusive;
     res.reason = "the decision rule is not met either way: " + first_bad;
