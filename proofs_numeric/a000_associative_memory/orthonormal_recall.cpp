@@ -6,6 +6,7 @@
 // Spec ID: A000-ORTHO-RECALL.
 #include "recall/proofs/ledger.hpp"
 #include "claim_support.hpp"
+#include "eigen_bridge.hpp"
 
 #include "recall/reference/linear_attention.hpp"
 #include "recall/reference/retrieval_snr.hpp"
@@ -23,19 +24,7 @@ namespace {
 using namespace claim_support;
 namespace rs = ref::snr;
 
-DM to_dm(const Eigen::MatrixXd& m) {
-  DM r(static_cast<std::size_t>(m.rows()), static_cast<std::size_t>(m.cols()));
-  for (Eigen::Index i = 0; i < m.rows(); ++i)
-    for (Eigen::Index j = 0; j < m.cols(); ++j) r(static_cast<std::size_t>(i), static_cast<std::size_t>(j)) = m(i, j);
-  return r;
-}
-Eigen::MatrixXd gauss_e(Rng& g, std::size_t r, std::size_t c) {
-  const DM m = gauss(g, r, c);
-  Eigen::MatrixXd e(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(c));
-  for (std::size_t i = 0; i < r; ++i)
-    for (std::size_t j = 0; j < c; ++j) e(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) = m(i, j);
-  return e;
-}
+Eigen::MatrixXd gauss_e(Rng& g, std::size_t r, std::size_t c) { return to_eigen(gauss(g, r, c)); }
 // N orthonormal rows in R^d (N <= d): Q of a Gaussian d x N matrix, transposed
 Eigen::MatrixXd orthonormal_rows(Rng& g, std::size_t N, std::size_t d) {
   Eigen::HouseholderQR<Eigen::MatrixXd> qr(gauss_e(g, d, N));

@@ -12,6 +12,7 @@
 #include "recall/reference/linear_attention.hpp"
 #include "recall/reference/ttt.hpp"
 #include "claim_support.hpp"
+#include "eigen_bridge.hpp"
 
 #include <Eigen/Dense>
 
@@ -50,11 +51,7 @@ void step(const LearnerSpec& l, Mat& S, Mat& sum, const Vec& k, const Vec& v, st
 double harness_vs_reference(const LearnerSpec& l, const Mat& K, const Mat& V, std::size_t T) {
   const std::size_t dk = static_cast<std::size_t>(K.cols()), dv = static_cast<std::size_t>(V.cols());
   Mat S = Mat::Zero(static_cast<Eigen::Index>(dv), static_cast<Eigen::Index>(dk)), sum = S;
-  DM Kr(T, dk), Vr(T, dv);
-  for (std::size_t t = 0; t < T; ++t) {
-    for (std::size_t c = 0; c < dk; ++c) Kr(t, c) = K(static_cast<Eigen::Index>(t), static_cast<Eigen::Index>(c));
-    for (std::size_t c = 0; c < dv; ++c) Vr(t, c) = V(static_cast<Eigen::Index>(t), static_cast<Eigen::Index>(c));
-  }
+  const DM Kr = to_dm(K.topRows(static_cast<Eigen::Index>(T))), Vr = to_dm(V.topRows(static_cast<Eigen::Index>(T)));
   DM R(dv, dk);
   if (l.kind == Learner::delta) R = ref::delta_rule(Kr, Kr, Vr, std::vector<double>(T, l.rate)).state;
   if (l.kind == Learner::la) {

@@ -23,6 +23,7 @@
 #pragma once
 
 #include "claim_support.hpp"
+#include "eigen_bridge.hpp"
 
 #include "recall/reference/delta_rule.hpp"
 #include "recall/reference/linear_attention.hpp"
@@ -214,7 +215,6 @@ Capacity find_capacity(const KernelSpec& k, std::uint64_t seed, std::size_t dk, 
 
 // The fits are claim_support::linear_fit (OLS with the slope's 95% t interval) in the named coordinates.
 using claim_support::Fit;
-Fit ols(const std::vector<double>& x, const std::vector<double>& y) { return claim_support::linear_fit(x, y); }
 
 struct Sweep {
   std::vector<std::size_t> dks;
@@ -238,35 +238,35 @@ struct Sweep {
   Fit power_fit(const KernelSpec& k) const {  // ln N* vs ln d_k
     std::vector<double> x, y;
     for (auto [d, n] : points(k)) x.push_back(std::log(d)), y.push_back(std::log(n));
-    return ols(x, y);
+    return linear_fit(x, y);
   }
   // exponent e of the required dimension in N, d_req ~ N^e: ln d_k vs ln N*
   Fit reqdim_power_fit(const KernelSpec& k) const {
     std::vector<double> x, y;
     for (auto [d, n] : points(k)) x.push_back(std::log(n)), y.push_back(std::log(d));
-    return ols(x, y);
+    return linear_fit(x, y);
   }
   // the same with the log factor of the argmax criterion divided out, d_req ~ (N ln N)^e
   Fit reqdim_nlogn_fit(const KernelSpec& k) const {
     std::vector<double> x, y;
     for (auto [d, n] : points(k)) x.push_back(std::log(n * std::log(n))), y.push_back(std::log(d));
-    return ols(x, y);
+    return linear_fit(x, y);
   }
   // exponent e of the required dimension in ln N, d_req ~ (ln N)^e: ln d_k vs ln ln N* (N* >= 3)
   Fit reqdim_log_fit(const KernelSpec& k) const {
     std::vector<double> x, y;
     for (auto [d, n] : points(k, 3)) x.push_back(std::log(std::log(n))), y.push_back(std::log(d));
-    return ols(x, y);
+    return linear_fit(x, y);
   }
   Fit sqrt_fit(const KernelSpec& k) const {  // ln N* vs sqrt d_k
     std::vector<double> x, y;
     for (auto [d, n] : points(k)) x.push_back(std::sqrt(d)), y.push_back(std::log(n));
-    return ols(x, y);
+    return linear_fit(x, y);
   }
   Fit semilog_fit(const KernelSpec& k) const {  // ln N* vs d_k
     std::vector<double> x, y;
     for (auto [d, n] : points(k)) x.push_back(d), y.push_back(std::log(n));
-    return ols(x, y);
+    return linear_fit(x, y);
   }
   std::string row(const KernelSpec& k) const {
     std::string s;
@@ -374,14 +374,9 @@ Retrieval outer_product_retrieval(const CheckConfig& cfg) {
               Eigen::HouseholderQR<Eigen::MatrixXd> qr(K.transpose());  // d x P, P <= d
               K = (qr.householderQ() * Eigen::MatrixXd::Identity(static_cast<Eigen::Index>(d), static_cast<Eigen::Index>(P))).transpose();
             }
-            DM Kr(P, d), Vr(P, d);
-            for (std::size_t i = 0; i < P; ++i)
-              for (std::size_t c = 0; c < d; ++c) Kr(i, c) = K(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(c)),
-                                                   Vr(i, c) = V(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(c));
+            const DM Kr = to_dm(K), Vr = to_dm(V);
             const auto res = mem == 0 ? ref::linear_attention(Kr, Kr, Vr) : ref::delta_rule(Kr, Kr, Vr, std::vector<double>(P, 1.0));
-            RowMat S(static_cast<Eigen::Index>(d), static_cast<Eigen::Index>(d));  // dv x dk
-            for (std::size_t a = 0; a < d; ++a)
-              for (std::size_t b = 0; b < d; ++b) S(static_cast<Eigen::Index>(a), static_cast<Eigen::Index>(b)) = res.state(a, b);
+            const RowMat S = to_eigen(res.state);  // dv x dk
             const RowMat R = K * S.transpose();  // P x dv: row mu = (S k_mu)^T
             const Eigen::VectorXd vn = V.rowwise().norm();
             const RowMat C = R * V.transpose();

@@ -14,6 +14,7 @@
 #include "recall/reference/matrix.hpp"
 #include "recall/reference/svd.hpp"
 #include "claim_support.hpp"
+#include "eigen_bridge.hpp"
 #include "linear_attention_claims.hpp"
 
 #include <Eigen/Dense>
@@ -217,12 +218,7 @@ double keys_worst_prefix_cond(const LsInst& in, unsigned d) {
 
 // ---- fp64 least squares ---------------------------------------------------------------------------------
 
-Eigen::MatrixXd to_eigen(const DM& m) {
-  Eigen::MatrixXd e(m.rows, m.cols);
-  for (std::size_t i = 0; i < m.rows; ++i)
-    for (std::size_t j = 0; j < m.cols; ++j) e(i, j) = m(i, j);
-  return e;
-}
+using claim_support::to_eigen;  // eigen_bridge.hpp
 // M = V^T (K^+)^T (fp64, min-norm LS by complete orthogonal decomposition)
 Eigen::MatrixXd ls_fp64(const Eigen::MatrixXd& K, const Eigen::MatrixXd& V) {
   return Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd>(K).solve(V).transpose();

@@ -101,11 +101,11 @@ TEST(CapacityHarness, OlsSlopeAndInterval) {
   const Fit exact = claim_support::linear_fit({1, 2, 3, 4}, {3, 5, 7, 9});
   EXPECT_NEAR(exact.slope, 2.0, 1e-12);
   EXPECT_NEAR(exact.hi - exact.lo, 0.0, 1e-9);
-  const Fit noisy = ols({1, 2, 3, 4, 5}, {1.1, 1.9, 3.2, 3.9, 5.1});
+  const Fit noisy = claim_support::linear_fit({1, 2, 3, 4, 5}, {1.1, 1.9, 3.2, 3.9, 5.1});
   EXPECT_LT(noisy.lo, 1.0);
   EXPECT_GT(noisy.hi, 1.0);
-  EXPECT_EQ(ols({1, 2}, {1, 2}).points, 2);
-  EXPECT_TRUE(std::isinf(ols({1, 2}, {1, 2}).hi));  // two points: no interval
+  EXPECT_EQ(claim_support::linear_fit({1, 2}, {1, 2}).points, 2);
+  EXPECT_TRUE(std::isinf(claim_support::linear_fit({1, 2}, {1, 2}).hi));  // two points: no interval
 }
 
 }  // namespace
