@@ -74,6 +74,9 @@ void register_all_sections(Ledger& l) {
   register_a000_capacity(l);
   register_a000_orthonormal_recall(l);
   register_a000_norm_growth(l);
+  register_a000_ffn_memories(l);
+  register_a000_sparse_attention_memories(l);
+  register_a000_multihead_noise(l);
   register_a004_lstm(l);
   register_a004_softmax_cost(l);
   register_a004_write_remove_forget(l);
