@@ -77,6 +77,8 @@ void register_all_sections(Ledger& l) {
   register_a000_ffn_memories(l);
   register_a000_sparse_attention_memories(l);
   register_a000_multihead_noise(l);
+  register_a000_optimal_memory(l);
+  register_a000_icl_convergence(l);
   register_a004_lstm(l);
   register_a004_softmax_cost(l);
   register_a004_write_remove_forget(l);
