@@ -77,6 +77,7 @@ void register_all_sections(Ledger& l) {
   register_a000_ffn_memories(l);
   register_a000_sparse_attention_memories(l);
   register_a000_multihead_noise(l);
+  register_a000_regularisation_claims(l);
   register_a000_optimal_memory(l);
   register_a000_icl_convergence(l);
   register_a004_lstm(l);

@@ -56,6 +56,7 @@ void register_a000_norm_growth(Ledger& l);  // proofs_numeric/a000_associative_m
 void register_a000_ffn_memories(Ledger& l);  // proofs_numeric/a000_associative_memory/ffn_memories.cpp
 void register_a000_sparse_attention_memories(Ledger& l);  // proofs_numeric/a000_associative_memory/sparse_attention_memories.cpp
 void register_a000_multihead_noise(Ledger& l);  // proofs_numeric/a000_associative_memory/multihead_noise.cpp
+void register_a000_regularisation_claims(Ledger& l);  // proofs_numeric/a000_associative_memory/regularisation_claims.cpp
 void register_a000_optimal_memory(Ledger& l);  // proofs_numeric/a000_associative_memory/optimal_memory.cpp
 void register_a000_icl_convergence(Ledger& l);  // proofs_numeric/a000_associative_memory/icl_convergence.cpp
 void register_a004_lstm(Ledger& l);  // proofs_numeric/a004_memory_and_forgetting/lstm.cpp
