@@ -80,6 +80,8 @@ void register_all_sections(Ledger& l) {
   register_a000_regularisation_claims(l);
   register_a000_optimal_memory(l);
   register_a000_icl_convergence(l);
+  register_a000_stress_experiment(l);
+  register_a000_swap_task_experiments(l);
   register_a004_lstm(l);
   register_a004_softmax_cost(l);
   register_a004_write_remove_forget(l);

@@ -166,6 +166,9 @@ struct TrainConfig {
   int stop_after_advances = -1;
   std::size_t max_steps = 0;  // run only the first max_steps updates of the `steps`-step schedule (0: all)
   unsigned threads = 1;
+  // the Transformer baseline of A000-EXP-SWAP: beta = 0 at initialisation and never updated, so the u-solve is
+  // the identity (U = alpha V) and the layer is one softmax-read attention layer with the same parameters
+  bool transformer = false;
   std::function<void(std::size_t step, std::size_t len, double loss, double acc)> on_step;  // optional log sink
 };
 

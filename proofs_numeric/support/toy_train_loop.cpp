@@ -65,6 +65,8 @@ TrainResult train(const TrainConfig& cfg) {
   const bool bf = cfg.precision == Precision::bf16;
   auto rb = [&](float x) { return bf ? round_bf16(x) : x; };
   for (float& x : P.p) x = rb(x);  // model.to(torch.bfloat16)
+  const std::size_t beta_at = Layout(cfg.shape).beta;
+  if (cfg.transformer) P.p[beta_at] = 0.0f;
   const std::size_t np = P.p.size();
   std::vector<float> mom1(np, 0.0f), mom2(np, 0.0f), grad;
   std::size_t len = cfg.curriculum.start;
@@ -95,6 +97,7 @@ TrainResult train(const TrainConfig& cfg) {
     const float b1 = float(cfg.beta1), b2 = float(cfg.beta2), c1 = float(1.0 - cfg.beta1), c2 = float(1.0 - cfg.beta2);
     const float eps = float(cfg.eps), ss = float(step_size), dec = float(lr_s * cfg.weight_decay);
     for (std::size_t i = 0; i < np; ++i) {
+      if (cfg.transformer && i == beta_at) continue;  // beta stays exactly 0
       const float g = rb(grad[i]);
       mom1[i] = rb(rb(mom1[i] * b1) + c1 * g);
       mom2[i] = rb(rb(mom2[i] * b2) + c2 * g * g);

@@ -59,6 +59,8 @@ void register_a000_multihead_noise(Ledger& l);  // proofs_numeric/a000_associati
 void register_a000_regularisation_claims(Ledger& l);  // proofs_numeric/a000_associative_memory/regularisation_claims.cpp
 void register_a000_optimal_memory(Ledger& l);  // proofs_numeric/a000_associative_memory/optimal_memory.cpp
 void register_a000_icl_convergence(Ledger& l);  // proofs_numeric/a000_associative_memory/icl_convergence.cpp
+void register_a000_stress_experiment(Ledger& l);  // proofs_numeric/a000_associative_memory/section3_stress.cpp
+void register_a000_swap_task_experiments(Ledger& l);  // proofs_numeric/a000_associative_memory/swap_task_experiments.cpp
 void register_a004_lstm(Ledger& l);  // proofs_numeric/a004_memory_and_forgetting/lstm.cpp
 void register_a004_softmax_cost(Ledger& l);  // proofs_numeric/a004_memory_and_forgetting/softmax_cost.cpp
 void register_a004_write_remove_forget(Ledger& l);  // proofs_numeric/a004_memory_and_forgetting/write_remove_forget.cpp
