@@ -84,6 +84,7 @@ void register_all_sections(Ledger& l) {
   register_a000_swap_task_experiments(l);
   register_a004_lstm(l);
   register_a004_softmax_cost(l);
+  register_a004_attention_parallel_depth(l);
   register_a004_write_remove_forget(l);
   register_a004_ttt_sample_efficiency(l);
   register_a000_snr_exponential_kernels(l);

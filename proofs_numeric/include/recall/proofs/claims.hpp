@@ -63,6 +63,7 @@ void register_a000_stress_experiment(Ledger& l);  // proofs_numeric/a000_associa
 void register_a000_swap_task_experiments(Ledger& l);  // proofs_numeric/a000_associative_memory/swap_task_experiments.cpp
 void register_a004_lstm(Ledger& l);  // proofs_numeric/a004_memory_and_forgetting/lstm.cpp
 void register_a004_softmax_cost(Ledger& l);  // proofs_numeric/a004_memory_and_forgetting/softmax_cost.cpp
+void register_a004_attention_parallel_depth(Ledger& l);  // proofs_numeric/a004_memory_and_forgetting/attention_parallel_depth.cpp
 void register_a004_write_remove_forget(Ledger& l);  // proofs_numeric/a004_memory_and_forgetting/write_remove_forget.cpp
 void register_a004_ttt_sample_efficiency(Ledger& l);  // proofs_numeric/a004_memory_and_forgetting/ttt_sample_efficiency.cpp
 void register_a000_snr_exponential_kernels(Ledger& l);  // proofs_numeric/a000_associative_memory/snr_exponential_kernels.cpp
