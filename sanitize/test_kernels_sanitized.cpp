@@ -2,7 +2,8 @@
 // ci/sanitize-kernels with clang and run in CI after the test command.
 //
 // What it covers: every CPU kernel of optimized/ that has a second form to compare with (chunked
-// against recurrent, tiled against naive, the three u-solves against each other) and every GPU block
+// against recurrent, tiled against naive, the three u-solves against each other, the sparse memories
+// against plain loops) and every GPU block
 // program under host emulation (SIMT f32 and tensor-core bf16 / f16), at shapes chosen for their
 // edges: T = 1, T = chunk - 1, chunk, chunk + 1 and a two-chunk tail; d = 1 and widths that are not
 // multiples of 16; B, H > 1; s0 in and s_final out; gates with -inf (a reset) at a chunk boundary,
@@ -22,6 +23,7 @@
 #include "recall/optimized/deltaformer.hpp"
 #include "recall/optimized/linear_attention.hpp"
 #include "recall/optimized/softmax_attention.hpp"
+#include "recall/optimized/sparse_memory.hpp"
 
 #include <gtest/gtest.h>
 
@@ -197,6 +199,85 @@ TEST(SanitizedCpu, SoftmaxSixteenBitInputsRunAndAgree) {
       opt::softmax_attention_naive(b);
       expect_close(o16, o32, 1e-4, "bf16 softmax " + str(s) + " scale " + std::to_string(scale));  // same inputs, f32 sums in both
     }
+}
+
+// MoBA (both gate variants, k_top above and below the number of blocks) against a plain double loop that
+// reads the keys <= t of the blocks the kernel reports as selected; multi-head against a per-head loop; the
+// conjectured gate's blocked form against its loop. Shapes: the edges of kShapes, the block size as the chunk.
+TEST(SanitizedCpu, SparseMemoryKernelsMatchPlainLoops) {
+  for (const Shape& s : kShapes) {
+    const Data d = make_data(s, 29u + static_cast<unsigned>(s.T));
+    const int E = (s.T + s.C - 1) / s.C;
+    for (auto forcing : {opt::MobaForcing::none, opt::MobaForcing::current_block})
+      for (int k_top : {1, 2, E + 1}) {
+        std::vector<double> o(d.v.size());
+        std::vector<std::uint8_t> gates(std::size_t(s.B) * s.H * s.T * E);
+        opt::MobaArgs<double> a;
+        a.B = s.B, a.H = s.H, a.T = s.T, a.dk = s.dk, a.dv = s.dv, a.q = d.q.data(), a.k = d.k.data(), a.v = d.v.data(), a.o = o.data();
+        a.block = s.C, a.k_top = k_top, a.forcing = forcing, a.kernel = opt::MemoryKernel::softmax, a.scale = 0.7, a.gates_out = gates.data();
+        opt::moba_attention(a);
+        std::vector<double> ref(o.size(), 0.0);
+        for (int bh = 0; bh < s.B * s.H; ++bh)
+          for (int t = 0; t < s.T; ++t) {
+            std::vector<double> w;
+            std::vector<int> keys;
+            double mx = -INFINITY;
+            for (int e = 0; e < E; ++e)
+              if (gates[(std::size_t(bh) * s.T + t) * E + e])
+                for (int i = e * s.C; i < std::min((e + 1) * s.C, t + 1); ++i) {
+                  double x = 0;
+                  for (int j = 0; j < s.dk; ++j) x += d.q[(std::size_t(bh) * s.T + t) * s.dk + j] * d.k[(std::size_t(bh) * s.T + i) * s.dk + j];
+                  w.push_back(0.7 * x), keys.push_back(i), mx = std::max(mx, 0.7 * x);
+                }
+            double z = 0;
+            for (double& x : w) z += (x = std::exp(x - mx));
+            for (std::size_t j = 0; j < keys.size(); ++j)
+              for (int c = 0; c < s.dv; ++c) ref[(std::size_t(bh) * s.T + t) * s.dv + c] += w[j] / z * d.v[(std::size_t(bh) * s.T + keys[j]) * s.dv + c];
+          }
+        expect_close(o, ref, 1e-9, "moba " + str(s) + " k_top=" + std::to_string(k_top));
+      }
+    // multi-head: H heads of width dk (q, k) and dv (v) in the [B,T,H*d] layout, linear kernel
+    {
+      const int H = s.H, W = H * s.dk, Wv = H * s.dv;
+      std::vector<double> q(d.q.begin(), d.q.begin() + std::size_t(s.B) * s.T * W), k(d.k.begin(), d.k.begin() + q.size());
+      std::vector<double> v(d.v.begin(), d.v.begin() + std::size_t(s.B) * s.T * Wv), o(v.size()), ref(v.size(), 0.0);
+      opt::MultiheadArgs<double> a;
+      a.B = s.B, a.T = s.T, a.H = H, a.dh = s.dk, a.dhv = s.dv, a.q = q.data(), a.k = k.data(), a.v = v.data(), a.o = o.data(), a.block = s.C;
+      opt::multihead_kernel_attention(a);
+      for (int b = 0; b < s.B; ++b)
+        for (int h = 0; h < H; ++h)
+          for (int t = 0; t < s.T; ++t)
+            for (int i = 0; i <= t; ++i) {
+              double x = 0;
+              for (int j = 0; j < s.dk; ++j) x += q[(std::size_t(b) * s.T + t) * W + h * s.dk + j] * k[(std::size_t(b) * s.T + i) * W + h * s.dk + j];
+              for (int c = 0; c < s.dv; ++c) ref[(std::size_t(b) * s.T + t) * Wv + h * s.dv + c] += x * v[(std::size_t(b) * s.T + i) * Wv + h * s.dv + c];
+            }
+      expect_close(o, ref, 1e-9, "multihead " + str(s));
+    }
+    // conjectured gate, d = dk (x = the queries), W_G = 0.5 I + a strictly lower part
+    {
+      const int T = s.T, dd = s.dk;
+      std::vector<double> x(d.q.begin(), d.q.begin() + std::size_t(T) * dd), wg(std::size_t(dd) * dd, 0.0), o(std::size_t(T) * s.dv), ref(o.size(), 0.0);
+      for (int r = 0; r < dd; ++r)
+        for (int c = 0; c <= r; ++c) wg[std::size_t(r) * dd + c] = r == c ? 0.5 : 0.1 * (r - c);
+      opt::GatedConjArgs<double> a;
+      a.T = T, a.d = dd, a.dk = dd, a.dv = s.dv, a.x = x.data(), a.wg = wg.data(), a.q = x.data(), a.k = d.k.data(), a.v = d.v.data(), a.o = o.data();
+      a.block = s.C;
+      opt::gated_conj_attention(a);
+      for (int t = 0; t < T; ++t)
+        for (int i = 0; i <= t; ++i) {
+          double g = 0, kq = 0;
+          for (int r = 0; r < dd; ++r) {
+            double wx = 0;
+            for (int c = 0; c < dd; ++c) wx += wg[std::size_t(r) * dd + c] * x[std::size_t(i) * dd + c];
+            g += wx * x[std::size_t(t) * dd + r];
+            kq += x[std::size_t(t) * dd + r] * d.k[std::size_t(i) * dd + r];
+          }
+          for (int c = 0; c < s.dv; ++c) ref[std::size_t(t) * s.dv + c] += g * kq * d.v[std::size_t(i) * s.dv + c];
+        }
+      expect_close(o, ref, 1e-9, "gated conj " + str(s));
+    }
+  }
 }
 
 TEST(SanitizedCpu, DeltaFormerSolvesAgree) {
