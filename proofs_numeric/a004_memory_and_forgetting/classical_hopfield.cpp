@@ -135,12 +135,39 @@ double extrapolate(const std::vector<int>& Ns, const std::vector<double>& ac) {
   return (sy - slope * sx) / n;
 }
 
+// alpha_c(N) = alpha_inf + c N^{-gamma} with gamma free: for each gamma on [0.05, 2] (step 0.01) the linear least
+// squares in x = N^{-gamma}, keeping the gamma of the smallest residual; returns alpha_inf (gamma in *gamma_out)
+double extrapolate_free(const std::vector<int>& Ns, const std::vector<double>& ac, double* gamma_out = nullptr) {
+  double best_rss = INFINITY, best_a = NAN, best_g = NAN;
+  const double n = static_cast<double>(Ns.size());
+  for (int gi = 5; gi <= 200; ++gi) {
+    const double gm = gi / 100.0;
+    double sx = 0, sy = 0, sxx = 0, sxy = 0;
+    for (std::size_t i = 0; i < Ns.size(); ++i) {
+      const double x = std::pow(static_cast<double>(Ns[i]), -gm);
+      sx += x, sy += ac[i], sxx += x * x, sxy += x * ac[i];
+    }
+    const double slope = (n * sxy - sx * sy) / (n * sxx - sx * sx), icpt = (sy - slope * sx) / n;
+    double rss = 0;
+    for (std::size_t i = 0; i < Ns.size(); ++i) {
+      const double r = ac[i] - icpt - slope * std::pow(static_cast<double>(Ns[i]), -gm);
+      rss += r * r;
+    }
+    if (rss < best_rss) best_rss = rss, best_a = icpt, best_g = gm;
+  }
+  if (gamma_out) *gamma_out = best_g;
+  return best_a;
+}
+
 // =============================================================================================
 // A004-HOP-CAP-014 (reading A): the retrieval phase boundary. Stored patterns as initial states,
 // asynchronous dynamics to a fixed point, final overlaps; alpha_c(N) where (i) the mean overlap crosses
 // 0.9 and (ii) the fraction of probes with m >= 0.9 crosses 1/2; alpha_inf from alpha_c(N) = alpha_inf +
 // c N^{-1/2} with a 95% bootstrap over pattern sets. Holds if both criteria's CIs meet [0.135, 0.145]
-// (the rounding interval of 0.14); violated if both lie outside on one side.
+// (the rounding interval of 0.14); violated if both lie outside on one side. The spec's second fit, gamma free
+// (extrapolate_free, bootstrapped the same way), is reported beside it as evidence; the decision uses the
+// gamma = 1/2 fit, the finite-size exponent of the replica theory, since a free gamma from 3-5 sizes is
+// barely determined (the evidence shows how far its alpha_inf moves).
 // =============================================================================================
 ClaimResult a004_hop_cap_014(const CheckConfig& cfg) {
   const std::uint64_t cs = tag_seed(cfg.seed, "A004-HOP-CAP-014");
@@ -152,7 +179,8 @@ ClaimResult a004_hop_cap_014(const CheckConfig& cfg) {
   std::vector<std::vector<LoadCell>> cells(Ns.size());
   for (std::size_t n = 0; n < Ns.size(); ++n)
     for (std::size_t a = 0; a < alphas.size(); ++a) cells[n].push_back(simulate_load(Ns[n], alphas[a], sets, probes, mix(cs, 100 * n + a)));
-  auto alpha_c = [&](const std::vector<std::vector<int>>& pick, int criterion, std::vector<double>* per_N) {
+  auto alpha_c = [&](const std::vector<std::vector<int>>& pick, int criterion, std::vector<double>* per_N, bool free_gamma = false,
+                     double* gamma = nullptr) {
     std::vector<double> ac;
     for (std::size_t n = 0; n < Ns.size(); ++n) {
       std::vector<double> y;
@@ -166,7 +194,7 @@ ClaimResult a004_hop_cap_014(const CheckConfig& cfg) {
     if (per_N) *per_N = ac;
     for (double x : ac)
       if (std::isnan(x)) return std::numeric_limits<double>::quiet_NaN();
-    return extrapolate(Ns, ac);
+    return free_gamma ? extrapolate_free(Ns, ac, gamma) : extrapolate(Ns, ac);
   };
   std::vector<std::vector<int>> all(Ns.size());
   for (auto& v : all)
@@ -204,6 +232,24 @@ ClaimResult a004_hop_cap_014(const CheckConfig& cfg) {
     }
     const double lo = boot[static_cast<std::size_t>(0.025 * boot.size())], hi = boot[static_cast<std::size_t>(0.975 * boot.size()) - 1];
     e.extra.push_back({name, "alpha_inf " + fmt(point, 4) + " [" + fmt(lo, 4) + ", " + fmt(hi, 4) + "]; alpha_c(N): " + perN});
+    {  // the gamma-free fit (evidence), bootstrapped over the same kind of resamples
+      double gm = NAN;
+      const double pf = alpha_c(all, crit, nullptr, true, &gm);
+      std::vector<double> bf;
+      Gauss gf(mix(cs, 199 + crit));
+      for (int b = 0; b < 400; ++b) {
+        std::vector<std::vector<int>> pick(Ns.size());
+        for (auto& v : pick)
+          for (int s = 0; s < sets; ++s) v.push_back(std::min(sets - 1, static_cast<int>(gf.uniform() * sets)));
+        const double x = alpha_c(pick, crit, nullptr, true);
+        if (!std::isnan(x)) bf.push_back(x);
+      }
+      std::sort(bf.begin(), bf.end());
+      if (!std::isnan(pf) && bf.size() >= 200)
+        e.extra.push_back({std::string(name) + ", gamma free", "alpha_inf " + fmt(pf, 4) + " [" + fmt(bf[static_cast<std::size_t>(0.025 * bf.size())], 4) + ", " +
+                                                                    fmt(bf[static_cast<std::size_t>(0.975 * bf.size()) - 1], 4) + "] at gamma = " + fmt(gm, 3) +
+                                                                    " (" + std::to_string(Ns.size()) + " sizes, 3 parameters)"});
+    }
     if (crit == 2) e.value = point;
     if (hi < 0.135) ++below;
     else if (lo > 0.145) ++above;
