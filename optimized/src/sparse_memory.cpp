@@ -50,75 +50,102 @@ template <class F> void moba_attention(const MobaArgs<F>& a) {
   need(std::isfinite(a.scale) && a.scale >= 0, who, "scale must be finite and >= 0 (0 = 1/sqrt(dk))");
   const int T = a.T, dk = a.dk, dv = a.dv, Bk = a.block, E = (T + Bk - 1) / Bk;
   const F scale = static_cast<F>(a.scale > 0 ? a.scale : 1.0 / std::sqrt(static_cast<double>(dk)));
-  const bool force = a.forcing == MobaForcing::current_block;
-  RowMat<F> means(E, dk);
-  Vec<F> part(dk), acc(dv), logits, w;
-  std::vector<int> cand, sel;
-  std::vector<F> score;
+  const bool force = a.forcing == MobaForcing::current_block, soft = a.kernel == MemoryKernel::softmax;
+  const F ninf = -std::numeric_limits<F>::infinity();
+  // buffers from a per-thread workspace that only grows (a query reads at most T rows of any block): no
+  // allocation, and no fresh pages to fault in, inside the loops or across calls of the same size
+  thread_local std::vector<F> ws;
+  const std::size_t need_sz = static_cast<std::size_t>(E) * dk + static_cast<std::size_t>(T) * (E + dk + Bk + 2 * dv);
+  if (ws.size() < need_sz) ws.resize(need_sz);
+  F* wp = ws.data();
+  auto take = [&](int r, int c) {
+    MutMap<F> m(wp, r, c);
+    wp += static_cast<std::size_t>(r) * c;
+    return m;
+  };
+  MutMap<F> means = take(E, dk), scores = take(T, E), Qg = take(T, dk), Sbuf = take(T, Bk), P = take(T, dv), ACC = take(T, dv);
+  auto this_block = [&](int rows, int cols) { return Sbuf.block(0, 0, rows, cols); };
+  Vec<F> part(dk), mrun(T), lrun(T);
+  std::vector<std::vector<int>> readers(E);  // per key block: the queries that read it (ascending)
+  std::vector<int> idx;
   for (int bh = 0; bh < a.B * a.H; ++bh) {
     ConstMap<F> Q(a.q + static_cast<std::size_t>(bh) * T * dk, T, dk), K(a.k + static_cast<std::size_t>(bh) * T * dk, T, dk);
     ConstMap<F> V(a.v + static_cast<std::size_t>(bh) * T * dv, T, dv);
     MutMap<F> O(a.o + static_cast<std::size_t>(bh) * T * dv, T, dv);
-    // means of the complete blocks (the last, partial block's mean is formed per query below)
+    // 1. gates: the complete blocks' means scored for every query in one product; the current block (V1) from
+    //    its running key sum over the keys <= t
     for (int e = 0; e < E; ++e) {
       const int lo = e * Bk, n = std::min(Bk, T - lo);
       means.row(e) = K.middleRows(lo, n).colwise().sum() / static_cast<F>(n);
     }
+    scores.noalias() = Q * means.transpose();
+    for (auto& r : readers) r.clear();
     for (int t = 0; t < T; ++t) {
       const int cur = t / Bk;
       if (t % Bk == 0) part.setZero();
-      part += K.row(t).transpose();  // running key sum of the current block up to t
-      cand.clear();
-      score.clear();
-      for (int e = 0; e < cur; ++e) cand.push_back(e), score.push_back(Q.row(t).dot(means.row(e)));
-      if (!force) cand.push_back(cur), score.push_back(Q.row(t).dot(part) / static_cast<F>(t - cur * Bk + 1));
-      // top-k by score, ties to the lower block index (the candidates are in block order)
-      std::vector<int> idx(cand.size());
+      part += K.row(t).transpose();
+      if (!force) scores(t, cur) = Q.row(t).dot(part) / static_cast<F>(t - cur * Bk + 1);
+      const int ncand = force ? cur : cur + 1;  // candidates 0..ncand-1 (block order: ties go to the lower block)
+      idx.resize(static_cast<std::size_t>(ncand));
       std::iota(idx.begin(), idx.end(), 0);
-      const std::size_t want = std::min<std::size_t>(static_cast<std::size_t>(force ? a.k_top - 1 : a.k_top), idx.size());
-      std::partial_sort(idx.begin(), idx.begin() + static_cast<std::ptrdiff_t>(want), idx.end(),
-                        [&](int x, int y) { return score[x] > score[y] || (score[x] == score[y] && x < y); });
-      sel.clear();
-      for (std::size_t j = 0; j < want; ++j) sel.push_back(cand[idx[j]]);
-      if (force) sel.push_back(cur);
-      std::sort(sel.begin(), sel.end());
+      const int want = std::min(force ? a.k_top - 1 : a.k_top, ncand);
+      std::partial_sort(idx.begin(), idx.begin() + want, idx.end(),
+                        [&](int x, int y) { return scores(t, x) > scores(t, y) || (scores(t, x) == scores(t, y) && x < y); });
+      idx.resize(static_cast<std::size_t>(want));
+      if (force) idx.push_back(cur);
       if (a.gates_out) {
         std::uint8_t* g = a.gates_out + (static_cast<std::size_t>(bh) * T + t) * E;
         std::fill(g, g + E, std::uint8_t{0});
-        for (int e : sel) g[e] = 1;
+        for (int e : idx) g[e] = 1;
       }
-      // gather the selected blocks' causal keys: logits x_i = scale q_t^T k_i
-      int n = 0;
-      for (int e : sel) n += std::min((e + 1) * Bk, t + 1) - e * Bk;
-      logits.resize(n);
-      w.resize(n);
-      int j = 0;
-      for (int e : sel)
-        for (int i = e * Bk; i < std::min((e + 1) * Bk, t + 1); ++i) logits(j++) = scale * Q.row(t).dot(K.row(i));
-      if (!logits.allFinite())
-        fail(who, "a logit scale q^T k of row (b*h=" + std::to_string(bh + 1) + ", t=" + std::to_string(t + 1) + ") is not finite");
-      F denom = 1;
-      switch (a.kernel) {
-        case MemoryKernel::linear: w = logits; break;
-        case MemoryKernel::relu: w = logits.cwiseMax(F(0)); break;
-        case MemoryKernel::exp:
-          exp_row(logits.data(), w.data(), n);
-          if (!w.allFinite()) fail(who, "exp(scale q^T k) overflows the precision at t=" + std::to_string(t + 1) + " (use kernel softmax)");
-          break;
-        case MemoryKernel::softmax: {
-          const F m = logits.maxCoeff();
-          Vec<F> sh = logits.array() - m;
-          exp_row(sh.data(), w.data(), n);
-          denom = w.sum();
-          break;
-        }
-      }
-      acc.setZero();
-      j = 0;
-      for (int e : sel)
-        for (int i = e * Bk; i < std::min((e + 1) * Bk, t + 1); ++i) acc.noalias() += w(j++) * V.row(i).transpose();
-      O.row(t) = (acc / denom).transpose();
+      for (int e : idx) readers[static_cast<std::size_t>(e)].push_back(t);
     }
+    // 2. per key block: the queries that read it gathered into one product with the block's keys, then merged into
+    //    each query's running (max, sum, accumulator) (softmax) or accumulator (unnormalised kernels)
+    ACC.setZero();
+    mrun.setConstant(ninf);
+    lrun.setZero();
+    for (int e = 0; e < E; ++e) {
+      const auto& rq = readers[static_cast<std::size_t>(e)];
+      if (rq.empty()) continue;
+      const int lo = e * Bk, nb = std::min(Bk, T - lo), nq = static_cast<int>(rq.size());
+      for (int j = 0; j < nq; ++j) Qg.row(j) = Q.row(rq[static_cast<std::size_t>(j)]);
+      auto S = this_block(nq, nb);
+      S.noalias() = scale * Qg.topRows(nq) * K.middleRows(lo, nb).transpose();
+      if (!S.allFinite())
+        fail(who, "a logit scale q^T k of (b*h=" + std::to_string(bh + 1) + ", key block " + std::to_string(e + 1) + ") is not finite");
+      // causal mask: a query inside this block reads its keys <= t only
+      for (int j = 0; j < nq; ++j) {
+        const int t = rq[static_cast<std::size_t>(j)], last = t - lo;  // keys lo..t
+        if (last + 1 < nb) S.row(j).tail(nb - last - 1).setConstant(soft || a.kernel == MemoryKernel::exp ? ninf : F(0));
+      }
+      switch (a.kernel) {
+        case MemoryKernel::linear: break;
+        case MemoryKernel::relu: S = S.cwiseMax(F(0)); break;
+        case MemoryKernel::exp:
+          for (Index r = 0; r < S.rows(); ++r) exp_row(S.row(r).data(), S.row(r).data(), S.cols());
+          if (!S.allFinite()) fail(who, "exp(scale q^T k) overflows the precision in key block " + std::to_string(e + 1) + " (use kernel softmax)");
+          break;
+        case MemoryKernel::softmax:
+          for (int j = 0; j < nq; ++j) {
+            const int t = rq[static_cast<std::size_t>(j)];
+            const F mb = S.row(j).maxCoeff(), mnew = std::max(mrun(t), mb);
+            const F rescale = mrun(t) == ninf ? F(0) : std::exp(mrun(t) - mnew);
+            S.row(j).array() -= mnew;
+            exp_row(S.row(j).data(), S.row(j).data(), S.cols());
+            lrun(t) = lrun(t) * rescale + S.row(j).sum();
+            ACC.row(t) *= rescale;
+            mrun(t) = mnew;
+          }
+          break;
+      }
+      P.topRows(nq).noalias() = S * V.middleRows(lo, nb);
+      for (int j = 0; j < nq; ++j) ACC.row(rq[static_cast<std::size_t>(j)]) += P.row(j);
+    }
+    if (soft)
+      for (int t = 0; t < T; ++t) O.row(t) = ACC.row(t) / lrun(t);
+    else
+      O = ACC;
   }
 }
 

@@ -4,13 +4,14 @@
 //   A000-MULTIHEAD   batched heads: the rows [q_t1; ...; q_tn_h] of the paper are the [B,T,H,d_h] layout,
 //                    per head O_h = (kappa(Q_h K_h^T) masked causally) V_h in row blocks, then W_O
 //   A000-MOE-ATTN,   MoBA: per query, block scores s_e = <q_t, mean of block e's keys> from per-block key
-//   A000-MOBA-GATE   sums, top-k_top selection (ties: lower block), then attention over the gathered keys
-//                    of the selected blocks only (cost T k_top B (dk + dv) instead of T^2 (dk + dv) / 2)
+//   A000-MOBA-GATE   sums, top-k_top selection (ties: lower block), then per key block the queries that read it
+//                    in one product (online-softmax merge per query): cost T k_top B (dk + dv), not T^2 (dk + dv) / 2
 //   A000-GATED-CONJ  O = (kappa(Q K^T) (.) tril(X W_G X^T)) V in row blocks
 // Kernels of the logit x = scale q^T k: linear x, ReLU max(0, x), exp e^x (unnormalised, as printed), and
 // softmax (exp normalised over the keys the row reads, with a running maximum: production MoBA).
 // Storage = accumulation type (float or double); a bf16/f16 tensor is widened to float exactly before the
-// call. Bad arguments (null pointers, sizes < 1, k_top < 1, block < 1, a non-finite logit) throw
+// call. moba_attention keeps its scratch in a per-thread workspace that only grows (about
+// 4 T (E + dk + block + 2 dv) bytes for float, E = ceil(T / block)), so repeated calls allocate nothing. Bad arguments (null pointers, sizes < 1, k_top < 1, block < 1, a non-finite logit) throw
 // std::invalid_argument naming the argument.
 #pragma once
 
