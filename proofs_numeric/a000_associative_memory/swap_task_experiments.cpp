@@ -249,7 +249,7 @@ ClaimResult a000_exp_curriculum(const CheckConfig& cfg) {
   const std::size_t seeds = cfg.quick ? 1 : 5, steps = cfg.quick ? 80 : 4000, target = 64, batch = 128;
   const unsigned threads = cfg.quick ? 1u : std::max(1u, std::min(4u, std::thread::hardware_concurrency()));
   const std::uint64_t base = tag_seed(cfg.seed, "A000-EXP-CURRICULUM");
-  int cur_faster = 0, dir_faster = 0;
+  int cur_faster = 0, dir_faster = 0, reached = 0, max_len_cur = 16;
   std::string runs;
   double secs = 0;
   for (std::size_t s = 0; s < seeds; ++s) {
@@ -272,6 +272,8 @@ ClaimResult a000_exp_curriculum(const CheckConfig& cfg) {
         if (hit > steps && r.log[i].len == target && r.log[i].acc >= 0.99) hit = i + 1;
       }
       samples[arm] = double(hit) * batch;
+      reached += hit <= steps;
+      if (arm == 0) max_len_cur = std::max(max_len_cur, static_cast<int>(r.max_len_trained));
       compute[arm] = c;
       final_acc[arm] = r.stop == "non-finite" ? 0.0 : eval_accuracy(r.final_params, mix(base, 5000 + s), target);
     }
@@ -295,7 +297,11 @@ ClaimResult a000_exp_curriculum(const CheckConfig& cfg) {
   const bool decidable = seeds >= 5;
   r.verdict = !decidable ? Verdict::inconclusive : cur_faster == int(seeds) ? Verdict::holds : dir_faster == int(seeds) ? Verdict::violated : Verdict::inconclusive;
   r.reason = std::string(decidable ? "" : "quick mode trains one seed for 80 steps per arm (no sign test): ") + "curriculum faster on " +
-             std::to_string(cur_faster) + " of " + std::to_string(seeds) + " seeds, direct on " + std::to_string(dir_faster) + " (" + runs + ")";
+             std::to_string(cur_faster) + " of " + std::to_string(seeds) + " seeds, direct on " + std::to_string(dir_faster) +
+             (reached == 0 ? "; neither arm reaches 0.99 at length 64 on any seed within the budget (the curriculum's longest length: " +
+                                 std::to_string(max_len_cur) + "), so the budget, not the schedule, decides"
+                           : "") +
+             " (" + runs + ")";
   return r;
 }
 
