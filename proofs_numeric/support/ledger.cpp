@@ -1,6 +1,7 @@
 #include "recall/proofs/ledger.hpp"
 
 #include "recall/proofs/claims.hpp"
+#include "recall/proofs/claims_a002.hpp"
 
 #include <chrono>
 #include <cmath>
@@ -149,6 +150,33 @@ void register_all_sections(Ledger& l) {
   register_a004_modern_hopfield(l);
   register_a004_dense_associative_capacity(l);
   register_a000_listing2_training(l);
+  register_a002_sections(l);
+}
+
+void register_a002_sections(Ledger& l) {
+  register_a002_miras_framework(l);
+  register_a002_table1_rows_linear(l);
+  register_a002_table1_rows_deep(l);
+  register_a002_capacity_proposition1(l);
+  register_a002_capacity_theorem1(l);
+  register_a002_polynomial_maps(l);
+  register_a002_capacity_proposition2(l);
+  register_a002_exponential_maps(l);
+  register_a002_omega_rule(l);
+  register_a002_omega_global(l);
+  register_a002_omega_chunk(l);
+  register_a002_dla_swla(l);
+  register_a002_deep_transformers(l);
+  register_a002_dot_transformer(l);
+  register_a002_omeganet_rows(l);
+  register_a002_mlp_memory(l);
+  register_a002_omeganet_deep(l);
+  register_a002_newton_schulz(l);
+  register_a002_atlas_memory(l);
+  register_a002_atlas_parallel(l);
+  register_a002_learnability(l);
+  register_a002_reported_tables(l);
+  register_a002_reported_tables_orderings(l);
 }
 
 void register_builtin_claims() {

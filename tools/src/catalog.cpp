@@ -32,6 +32,9 @@ const std::map<std::string, std::string>& not_numeric() {
   static const std::map<std::string, std::string> m = {
       {"A000-CIRCUIT", "circuit-complexity class hierarchy (TC0 vs NC1): a statement about classes of circuits, not a computation"},
       {"A000-LIT-OBS", "observations backed by the cited literature only; no formula or data to evaluate"},
+      {"A002-T1-QUAL", "priority claim ('the first parallelizable recurrent architecture ... with locally optimal memory') about the "
+                       "literature, and Table 1's check marks, lost in the converted source: nothing to compute; the checkable part "
+                       "('Muon approximates second-order information', 'locally optimal') is A002-ATLAS-LOCAL-OPT"},
       {"A004-SUBQUAD-NAMED", "names only (grouped-query, sparse, latent and linear attention on one slide): no formula or claim; the spec "
                              "asks for registry completeness only (linear attention is checked under A004-UPD-LA and the CX-LA items)"},
       {"A000-THM1-EXPRESS", "circuit-class statement (DeltaFormer beyond TC0, reaching NC1): complexity-theoretic, not decidable by "
