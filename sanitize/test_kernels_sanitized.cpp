@@ -22,6 +22,8 @@
 #include "recall/optimized/delta_rule.hpp"
 #include "recall/optimized/deltaformer.hpp"
 #include "recall/optimized/linear_attention.hpp"
+#include "recall/optimized/newton_schulz.hpp"
+#include "recall/optimized/omega.hpp"
 #include "recall/optimized/softmax_attention.hpp"
 #include "recall/optimized/sparse_memory.hpp"
 
@@ -277,6 +279,132 @@ TEST(SanitizedCpu, SparseMemoryKernelsMatchPlainLoops) {
         }
       expect_close(o, ref, 1e-9, "gated conj " + str(s));
     }
+  }
+}
+
+// The Omega rule and Atlas (linear memory, phi = id): the chunked kernels against plain token loops of the
+// frozen-gradient rule (gradients of chunk s..e at the state after chunk s-1), windows c in {1, 3, 9} (c > chunk,
+// c > T), chunk sizes from the shape table, zero gates from make_data; Newton–Schulz-5 against a plain loop on
+// wide, tall, square, 1 x n and m x 1 matrices.
+void ns5_plain(std::vector<double>& X, int r, int c) {  // X: r x c, r <= c, in place
+  const double a = 3.4445, b = -4.7750, cc = 2.0315;
+  double n2 = 0;
+  for (double x : X) n2 += x * x;
+  const double nrm = std::sqrt(n2) + 1e-7;
+  for (double& x : X) x /= nrm;
+  for (int k = 0; k < 5; ++k) {
+    std::vector<double> A(std::size_t(r) * r, 0.0), B(A.size(), 0.0), Y(X.size(), 0.0);
+    for (int i = 0; i < r; ++i)
+      for (int j = 0; j < r; ++j)
+        for (int l = 0; l < c; ++l) A[i * r + j] += X[i * c + l] * X[j * c + l];
+    for (int i = 0; i < r; ++i)
+      for (int j = 0; j < r; ++j) {
+        double s2 = 0;
+        for (int l = 0; l < r; ++l) s2 += A[i * r + l] * A[l * r + j];
+        B[i * r + j] = b * A[i * r + j] + cc * s2;
+      }
+    for (int i = 0; i < r; ++i)
+      for (int j = 0; j < c; ++j) {
+        double s2 = 0;
+        for (int l = 0; l < r; ++l) s2 += B[i * r + l] * X[l * c + j];
+        Y[i * c + j] = a * X[i * c + j] + s2;
+      }
+    X = Y;
+  }
+}
+
+TEST(SanitizedCpu, OmegaAtlasAndNewtonSchulzMatchPlainLoops) {
+  for (const Shape& s : kShapes) {
+    const Data d = make_data(s, 31u + static_cast<unsigned>(s.T));
+    for (int c : {1, 3, 9}) {
+      const std::size_t BH = std::size_t(s.B) * s.H;
+      std::vector<double> eta(BH * s.T), gam(BH * s.T * c), lt(BH * s.T);
+      for (std::size_t i = 0; i < eta.size(); ++i) eta[i] = 0.05 + 0.1 * d.beta[i];
+      for (std::size_t i = 0; i < gam.size(); ++i) gam[i] = 0.5 + 0.5 * std::sin(double(i));
+      for (std::size_t i = 0; i < lt.size(); ++i) lt[i] = -0.1 - 0.2 * d.beta[i];
+      for (int atlas = 0; atlas < 3; ++atlas) {
+        std::vector<double> o(d.v.size()), sf(BH * s.dv * s.dk);
+        opt::AtlasArgs<double> a;
+        a.B = s.B, a.H = s.H, a.T = s.T, a.dk = s.dk, a.dv = s.dv, a.c = c, a.chunk = s.C;
+        a.q = d.q.data(), a.k = d.k.data(), a.v = d.v.data(), a.log_alpha = d.log_gate.data(), a.eta = eta.data(), a.gamma = gam.data();
+        a.s0 = d.s0.data(), a.o = o.data(), a.s_final = sf.data(), a.log_theta = lt.data();
+        a.variant = atlas == 2 ? opt::AtlasVariant::d4 : opt::AtlasVariant::eq32;
+        if (atlas == 0)
+          opt::omega_rule_chunked(static_cast<const opt::OmegaArgs<double>&>(a));
+        else
+          opt::atlas_chunked(a);
+        std::vector<double> ref(o.size()), rsf(sf.size());
+        for (std::size_t bh = 0; bh < BH; ++bh) {
+          const int dk = s.dk, dv = s.dv;
+          std::vector<double> M(d.s0.begin() + bh * dv * dk, d.s0.begin() + (bh + 1) * dv * dk), S(M.size(), 0.0), M0, U(M.size());
+          for (int t = 0; t < s.T; ++t) {
+            if (t % s.C == 0) M0 = M;  // the chunk-start state every gradient of the chunk is taken at
+            std::fill(U.begin(), U.end(), 0.0);
+            for (int i = std::max(0, t - c + 1); i <= t; ++i) {
+              const double* ki = &d.k[(bh * s.T + i) * dk];
+              const double gi = gam[(bh * s.T + t) * c + (t - i)];
+              for (int r = 0; r < dv; ++r) {
+                double e = -d.v[(bh * s.T + i) * dv + r];
+                for (int j = 0; j < dk; ++j) e += M0[r * dk + j] * ki[j];
+                for (int j = 0; j < dk; ++j) U[r * dk + j] += 2 * gi * e * ki[j];  // the window gradient
+              }
+            }
+            const double al = std::exp(d.log_gate[bh * s.T + t]), et = eta[bh * s.T + t];
+            if (atlas == 0) {
+              for (std::size_t x = 0; x < M.size(); ++x) M[x] = al * M[x] - et * U[x];
+            } else {
+              const double th = std::exp(lt[bh * s.T + t]);
+              for (std::size_t x = 0; x < S.size(); ++x) S[x] = atlas == 1 ? th * S[x] + U[x] : th * S[x] - et * U[x];
+              std::vector<double> N;  // NS5 of S with the transpose rule
+              if (dv <= dk) {
+                N = S;
+                ns5_plain(N, dv, dk);
+              } else {
+                std::vector<double> X(S.size());
+                for (int r = 0; r < dv; ++r)
+                  for (int j = 0; j < dk; ++j) X[j * dv + r] = S[r * dk + j];
+                ns5_plain(X, dk, dv);
+                N.resize(S.size());
+                for (int r = 0; r < dv; ++r)
+                  for (int j = 0; j < dk; ++j) N[r * dk + j] = X[j * dv + r];
+              }
+              for (std::size_t x = 0; x < M.size(); ++x) M[x] = atlas == 1 ? al * M[x] - et * N[x] : al * M[x] + N[x];
+            }
+            for (int r = 0; r < dv; ++r) {
+              double y = 0;
+              for (int j = 0; j < dk; ++j) y += M[r * dk + j] * d.q[(bh * s.T + t) * dk + j];
+              ref[(bh * s.T + t) * dv + r] = y;
+            }
+          }
+          std::copy(M.begin(), M.end(), rsf.begin() + bh * dv * dk);
+        }
+        const std::string what = std::string(atlas == 0 ? "omega_rule_chunked" : atlas == 1 ? "atlas_chunked EQ32" : "atlas_chunked D4") +
+                                 " c=" + std::to_string(c) + " " + str(s);
+        expect_close(o, ref, 1e-9, what + " o");
+        expect_close(sf, rsf, 1e-9, what + " s_final");
+      }
+    }
+  }
+  for (auto [m, n] : {std::pair{1, 7}, std::pair{7, 1}, std::pair{5, 5}, std::pair{3, 17}, std::pair{17, 3}}) {
+    std::mt19937_64 g(7u + unsigned(m * 31 + n));
+    std::normal_distribution<double> n01;
+    std::vector<double> G(std::size_t(3) * m * n), X(G.size());
+    for (double& x : G) x = n01(g);
+    opt::NewtonSchulzArgs<double> a;
+    a.batch = 3, a.m = m, a.n = n, a.g = G.data(), a.x = X.data();
+    opt::newton_schulz(a);
+    std::vector<double> ref(G.size());
+    for (int i = 0; i < 3; ++i) {
+      const bool tall = m > n;
+      const int r = tall ? n : m, cc = tall ? m : n;
+      std::vector<double> Y(std::size_t(r) * cc);
+      for (int p = 0; p < r; ++p)
+        for (int q = 0; q < cc; ++q) Y[p * cc + q] = tall ? G[i * m * n + q * n + p] : G[i * m * n + p * n + q];
+      ns5_plain(Y, r, cc);
+      for (int p = 0; p < r; ++p)
+        for (int q = 0; q < cc; ++q) (tall ? ref[i * m * n + q * n + p] : ref[i * m * n + p * n + q]) = Y[p * cc + q];
+    }
+    expect_close(X, ref, 1e-10, "newton_schulz " + std::to_string(m) + " x " + std::to_string(n));
   }
 }
 

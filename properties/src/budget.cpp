@@ -282,7 +282,7 @@ BudgetInputs budget_inputs(const OpSpec& op, const TensorMap& in, Precision p, c
         return op.perturbed(s, ds, da, h);
       });
     };
-  b.sens = sensitivity(f64, in, unit_roundoff(p), std::max(bp.samples, op.sensitivity_draws), bp.seed, {}, pert,
+  b.sens = sensitivity(f64, in, unit_roundoff(p), std::max(bp.samples, op.sensitivity_draws), bp.seed, op.fixed_inputs, pert,
                        unit_roundoff(accumulation(p)));
   if (op.accumulation_length) b.m = op.accumulation_length(in);
   if (op.condition) std::tie(b.kappa_solve, b.n_solve) = op.condition(in);
@@ -448,7 +448,7 @@ std::vector<OutputJudgement> judge_outputs(const MpTensorMap& oracle, const Tens
       else if (ts >= tb && ts >= tr) w << "its sensitivity (ill-conditioned: inputs perturbed by u_s move it by " << g3(S / G) << " of the scale)";
       else if (tb >= tr) w << "the same-precision baseline's own error (" << g3(Eb / G) << " of the scale)";
       else w << "the storage rounding of the output";
-      if (b.kappa_solve >= 1e3) w << "; condition of the op's linear system " << g3(b.kappa_solve);
+      if (b.kappa_solve >= 1e3) w << "; condition the op reports (its linear system or matrix function) " << g3(b.kappa_solve);
       o.weakness = w.str();
     }
     o.pass = o.nonfinite == 0 && worst_ratio <= 1.0;

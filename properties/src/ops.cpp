@@ -198,6 +198,7 @@ const std::vector<OpSpec>& ops() {
     add_softmax_ops(all);
     add_regression_ops(all);
     add_hopfield_ops(all);
+    add_omega_ops(all);
     return all;
   }();
   return v;

@@ -96,6 +96,7 @@ void register_builtin_implementations() {
   register_softmax_implementations(r);
   register_regression_implementations(r);
   register_hopfield_implementations(r);
+  register_omega_implementations(r);
   register_half_storage_twins(r);
   register_gpu_implementations(r);
 }

@@ -74,6 +74,11 @@ TEST_P(AgreementGenerated, CasesWithinBudget) {
         k.T = std::min(k.T, 48);
         k.dk = std::min(k.dk, 12);
       }
+      if (const OpSpec& o = op(impl->op); o.generated_max_T > 0) {
+        k.T = std::min(k.T, o.generated_max_T);
+        k.dk = std::min(k.dk, o.generated_max_d);
+        k.dv = std::min(k.dv, o.generated_max_d);
+      }
       // the product-form inverses are judged on their domain (product_form_domain.hpp)
       if (is_product_form(impl->name)) {
         k.scale_exp = std::min(k.scale_exp, 0);

@@ -265,17 +265,17 @@ TEST(ValidateInputs, RandomDefectsAreRefusedNamingTheTensor) {
     k.initial_state = *rc::gen::arbitrary<bool>();
     k.seed = *rc::gen::inRange<std::uint64_t>(1, 1000);
     TensorMap in = o.generate(k, Precision::f64);
-    // outputs of the right shapes (their values do not matter: the input checks come first)
+    // outputs of the right shapes, taken from the op's own double baseline on the undamaged inputs (a state on D
+    // features is not d_v x d_k); their values do not matter: the input checks come first
     TensorMap out;
-    for (const auto& d : o.outputs) {
-      std::vector<std::int64_t> shape;
-      if (d.shape == "B,H,T") shape = {k.B, k.H, k.T};  // a per-row flag (hopfield_masked_r's empty)
-      else if (d.shape.rfind("B,H,T,", 0) == 0) shape = {k.B, k.H, k.T, k.dv};
-      else if (d.shape.rfind("B,H,dv,", 0) == 0) shape = {k.B, k.H, k.dv, k.dk};
-      else shape = {k.B, k.H, k.dk};
-      std::size_t n = 1;
-      for (auto s : shape) n *= static_cast<std::size_t>(s);
-      out[d.name] = Tensor{shape, std::vector<double>(n, 0.0)};
+    {
+      const TensorMap y = o.baseline(in, Precision::f64);
+      for (const auto& d : o.outputs) {
+        const std::vector<std::int64_t> shape = y.at(d.name).shape;
+        std::size_t n = 1;
+        for (auto s : shape) n *= static_cast<std::size_t>(s);
+        out[d.name] = Tensor{shape, std::vector<double>(n, 0.0)};
+      }
     }
     std::vector<std::string> present;
     for (const auto& [name, t] : in) present.push_back(name);
@@ -285,9 +285,13 @@ TEST(ValidateInputs, RandomDefectsAreRefusedNamingTheTensor) {
     const int defect = *rc::gen::inRange(0, 9);
     Tensor& t = in.at(victim);
     switch (defect) {
-      case 0: {  // a required tensor dropped (optional ones may be absent: pick q)
-        in.erase("q");
-        expect = "q";
+      case 0: {  // a required tensor dropped (optional ones may be absent: pick the op's first required input)
+        for (const auto& d : o.inputs)
+          if (!d.optional) {
+            expect = d.name;
+            break;
+          }
+        in.erase(expect);
         break;
       }
       case 1:

@@ -78,7 +78,14 @@ struct OpSpec {
   // (local linear attention: a (1 + d_k)-dimensional weighted fit per query over every earlier key) is
   // judged at T <= cap. 0: no cap.
   int discrimination_max_T = 0;
+  // Optional caps on T and on the widths d_k, d_v of the randomised agreement cases (test_agreement.cpp: 500 per
+  // kernel and precision) for ops whose oracle is expensive per token (Atlas: a Newton–Schulz of the d_v x D
+  // momentum per token in MP). Realistic shapes are the discrimination suite's. 0: no cap.
+  int generated_max_T = 0, generated_max_d = 0;
   bool gated = false;  // generator uses gate knobs
+  // Structural inputs (integer sizes and switches: a chunk size, a feature-map degree) that the budget's
+  // sensitivity never perturbs: (1 + u) times a chunk size is not a nearby problem but another algorithm.
+  std::vector<std::string> fixed_inputs;
   // where the op was registered (add_op's call site, relative to the repository): the binding of
   // its spec IDs to the reference templates its oracle and baseline instantiate
   std::string file;
@@ -99,6 +106,7 @@ void add_delta_ops(std::vector<OpSpec>& v);    // ops_delta.cpp: delta_rule, gat
 void add_softmax_ops(std::vector<OpSpec>& v);  // ops_softmax.cpp: softmax_attention, deltaformer
 void add_hopfield_ops(std::vector<OpSpec>& v);  // ops_hopfield.cpp: hopfield_dense, _masked_r/_u, _window_r, _window_causal_r, _topk_r, _prf, _linear
 void add_regression_ops(std::vector<OpSpec>& v);  // ops_regression.cpp: (weighted_)least_squares_attention, local_linear_attention
+void add_omega_ops(std::vector<OpSpec>& v);  // ops_omega.cpp: omega_rule, omega_chunk, atlas_eq32, atlas_d4, newton_schulz5
 const OpSpec& op(const std::string& name);  // throws naming the unknown op
 
 }  // namespace recall

@@ -50,6 +50,7 @@ void register_delta_implementations(Registry& r);    // registry_delta.cpp
 void register_softmax_implementations(Registry& r);  // registry_softmax.cpp
 void register_regression_implementations(Registry& r);  // registry_regression.cpp
 void register_hopfield_implementations(Registry& r);    // registry_hopfield.cpp (optimized/hopfield kernels)
+void register_omega_implementations(Registry& r);       // registry_omega.cpp (optimized/omega, newton_schulz kernels)
 void register_gpu_implementations(Registry& r);      // registry_gpu.cpp (only with gpu/ built and a device present)
 // tc_emulation.cpp: bf16/f16 tensor-core-style kernels ("emu.tensorcore"), judged by the
 // discrimination suite; not in the global registry (see the file's comment)
