@@ -20,7 +20,6 @@ using namespace claim_support;
 using namespace claim_support::snr;
 namespace rs = ref::snr;
 
-constexpr double kZ = 3.29;  // two-sided 99.9% per cell (about 30 cells per claim: family-wise ~3%)
 
 // =============================================================================================
 // A000-RETRIEVAL-DECOMP: the memory's read-out S phi(k_i) (S = sum_j v_j phi(k_j)^T, formed in feature

@@ -21,7 +21,6 @@ using namespace claim_support::snr;
 namespace rs = ref::snr;
 namespace bm = boost::multiprecision;
 
-constexpr double kZ = 3.29;  // two-sided 99.9% per cell
 
 mp_t relerr(const mp_t& a, const mp_t& b) { return abs(mp_t(a - b)) / mp_max1(abs(a), abs(b)); }
 

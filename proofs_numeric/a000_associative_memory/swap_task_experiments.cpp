@@ -4,8 +4,7 @@
 // on 512 fresh sequences after training (or its samples to a threshold); intervals are over seeds, paired by
 // seed (seed s draws the same data stream in every arm). Quick mode trains one seed for a few steps per arm
 // (no interval: inconclusive by the same rules); the full campaign trains 5 seeds per arm. (The stress test
-// of §3.2 is in section3_stress.cpp: it needs the state-exchange construction, whose header cannot share a
-// unit with the harness's.)
+// of §3.2 is in section3_stress.cpp, with the state-exchange construction it needs.)
 //
 // A000-EXP-SWAP (Fig. 4): length 16; DeltaFormer with kappa1 in {round, linear, ReLU, exp, softmax (code),
 //   softmax (Eq. 94)}, kappa2 softmax, against the one-layer Transformer (the same layer with beta = 0: no

@@ -47,11 +47,10 @@ using namespace claim_support;
 namespace H = ref::hopfield;
 using H::CapReading;
 
-double thr_id(unsigned D) { return std::pow(10.0, -static_cast<double>(D) + 20.0); }
-double cap_d(double v) { return std::isfinite(v) ? v : 1e300; }
+// thr_id, cap_d: hopfield_claims.hpp
 // D-ALL tally: a value above thr(D) is re-evaluated at 2D and counts when it fails there too (until the first confirmed
 // failure, the witness).
-void tally(DoubledDigitsTally& t, unsigned D, const std::string& desc, double vD, const std::function<double(unsigned)>& stat) {
+void tally_fit(DoubledDigitsTally& t, unsigned D, const std::string& desc, double vD, const std::function<double(unsigned)>& stat) {
   const double v = nan_inf(vD);
   ++t.n;
   if (t.worst_desc.empty() || v > t.worst) t.worst = v, t.worst_desc = desc;
@@ -153,7 +152,7 @@ ClaimResult run(const CheckConfig& cfg, const std::vector<CInst>& insts, const s
     std::string note;
     const double v = distance(ci, cfg.digits, &note);
     if (v < best) best = v, closest = ci.desc + ": " + note;
-    tally(t, cfg.digits, ci.desc + " [" + note + "]", v, [&](unsigned D) { return distance(ci, D, nullptr); });
+    tally_fit(t, cfg.digits, ci.desc + " [" + note + "]", v, [&](unsigned D) { return distance(ci, D, nullptr); });
   }
   ClaimResult r;
   r.evidence.statistic = "max over queries (training inputs, Q1-Q5 around every memory) of ||T_fit(x) - " + what + "||";
@@ -204,7 +203,7 @@ std::vector<Params> params(const CheckConfig& cfg) {
 std::string pdesc(const Params& P) {
   return std::string(H::cap_reading_name(P.rd)) + " C=" + fmt(P.C) + " eps'=" + fmt(P.epsp) + " eps=" + fmt(P.eps);
 }
-std::vector<std::vector<double>> queries(Rng& g, const DM& X, const DM& K, int per_mu) {
+std::vector<std::vector<double>> fit_queries(Rng& g, const DM& X, const DM& K, int per_mu) {
   std::vector<std::vector<double>> q;
   const double R = H::radius(X);
   for (std::size_t mu = 0; mu < X.rows; ++mu) {
@@ -246,7 +245,7 @@ ClaimResult a003_linear(const CheckConfig& cfg) {
           continue;
         }
       }
-      insts.push_back({D.gen + " M=" + std::to_string(D.X.rows) + " d=2 elu+1 " + pdesc(P), build, P, queries(g, D.X, D.K, cfg.quick ? 2 : 10)});
+      insts.push_back({D.gen + " M=" + std::to_string(D.X.rows) + " d=2 elu+1 " + pdesc(P), build, P, fit_queries(g, D.X, D.K, cfg.quick ? 2 : 10)});
     }
   ClaimResult r = run(cfg, insts, "T_Linear(x) (C.2)", "G1 d=2 M in {2, 3" + std::string(cfg.quick ? "}" : ", 5}") + ", dxi in {0, 0.05R}, P-AS / P-SYM");
   r.evidence.extra.emplace_back("skipped (feasibility undecided: P-SYM with the rank-d elu+1 Gram)", std::to_string(skipped));
@@ -320,7 +319,7 @@ ClaimResult multihead(const CheckConfig& cfg, const char* tag, bool perhead) {
         }
         insts.push_back({D.gen + " M=" + std::to_string(D.X.rows) + " d=2 H=" + std::to_string(Hh) + (Hh == 1 ? " W_O=I" : " W_O Gaussian") + " beta=" + fmt(beta) +
                              " " + pdesc(P),
-                         build, P, queries(g, D.X, D.K, cfg.quick ? 2 : 10)});
+                         build, P, fit_queries(g, D.X, D.K, cfg.quick ? 2 : 10)});
       }
   return run(cfg, insts, perhead ? "the per-head-keys map sum_s W_O^s Xi_s Softmax(beta Xi_s,delta^T x)" : "T_Multi(x) (C.5) (shared keys)",
              "G1 d=2, H in {1, 2} (H = 1 with W_O = I), per-head SVR fits with the (3.6) kernel" + std::string(perhead ? " on each head's keys" : " on the shared keys"));
@@ -367,7 +366,7 @@ ClaimResult a003_prf(const CheckConfig& cfg) {
             if (!feasible(build().heads[0], P)) continue;
           }
           insts.push_back({D.gen + " M=" + std::to_string(D.X.rows) + " d=2 n_f=16 beta=" + fmt(beta) + " " + pdesc(P), build, P,
-                           queries(g, D.X, D.K, cfg.quick ? 2 : 10)});
+                           fit_queries(g, D.X, D.K, cfg.quick ? 2 : 10)});
         }
     parts.push_back({normalised ? "normalised PRF map Phi / D_hat (analogue of (3.6))" : "literal (C.6) map (un-normalised)",
                      run(cfg, insts, "T_PRF(x) (C.7)", "G1 d=2, Gaussian draw n_f = 16, P-AS / P-SYM")});

@@ -57,7 +57,7 @@ mp_t nerr_keys(const HopMP& P, const MM& Keys, const HopInst& in, Reading r) {
   }
 }
 mp_t lerr_keys(const HopMP& P, const MM& Keys, const HopInst& in, Reading r) { return boost::multiprecision::log10(nerr_keys(P, Keys, in, r)); }
-mp_t lerr(const HopMP& P, const HopInst& in, Reading r) { return lerr_keys(P, P.Xi, in, r); }
+mp_t lerr_xi(const HopMP& P, const HopInst& in, Reading r) { return lerr_keys(P, P.Xi, in, r); }
 mp_t vdist(const MV& a, const MV& b) {
   mp_t s(0);
   for (std::size_t c = 0; c < a.size(); ++c) s += (a[c] - b[c]) * (a[c] - b[c]);
@@ -143,7 +143,7 @@ ClaimResult a003_remark_4_1(const CheckConfig& cfg) {
       mp_t prev(0);
       for (std::size_t j = 0; j < ch.size(); ++j) {
         in.mask = ch[j];
-        const mp_t e = lerr(P, in, rd);
+        const mp_t e = lerr_xi(P, in, rd);
         if (j > 0) {
           ++up[base.beta].second;
           if (e > prev) ++up[base.beta].first;
@@ -299,7 +299,7 @@ ClaimResult cor411(const CheckConfig& cfg, const std::string& id, Reading rd) {
   o.keep = [](const HopInst& in) { return in.mask.size() < in.Xi.rows; };  // k <= M - 1
   const HopStat f = [rd](const HopInst& in, std::string&) {
     const HopMP P = hop_mp(in);
-    return hop_lratio(lerr(P, in, rd), lerr(P, in, Reading::dense));
+    return hop_lratio(lerr_xi(P, in, rd), lerr_xi(P, in, Reading::dense));
   };
   ClaimResult r = hop_run_parts(cfg, id,
                                 {HopPart{hf::reading_name(rd), std::string("max log10(||T_") + hf::reading_name(rd) + "(x) - xi_mu|| / ||T_Dense(x) - xi_mu||)",
@@ -401,7 +401,7 @@ HopStat b36_stat(Reading rd, bool original, Reading fp_reading, const FpCache& c
     const mp_t m = hop_max_norm_mp(in.Xi), D = hop_separation_mp(in.Xi, in.mu);
     const mp_t a = vdist(P.x, xi), b = original ? vdist(xs, xi) : vdist(P.x, xs);
     const mp_t E = D - 2 * m * (a > b ? a : b);
-    return hop_lratio(lerr(P, in, rd), hop_lbound(mp_t(2 * (Msz(in) - 1)) * m, P.beta, E));
+    return hop_lratio(lerr_xi(P, in, rd), hop_lbound(mp_t(2 * (Msz(in) - 1)) * m, P.beta, E));
   };
 }
 
@@ -466,7 +466,7 @@ HopStat delta_stat(Reading rd, bool with_R) {
     const HopMP P = hop_mp(in);
     const mp_t m = hop_max_norm_mp(in.Xi), D = hop_separation_mp(in.Xi, in.mu);
     const mp_t r = with_R ? hop_radius_mp(in.Xi) : vdist(P.x, row_mp(P.Xi, in.mu));
-    return hop_lratio(lerr(P, in, rd), hop_lbound(mp_t(Msz(in) + ksz(in) - 2) * m, P.beta, mp_t(D - 2 * m * r)));
+    return hop_lratio(lerr_xi(P, in, rd), hop_lbound(mp_t(Msz(in) + ksz(in) - 2) * m, P.beta, mp_t(D - 2 * m * r)));
   };
 }
 ClaimResult cor412_delta(const CheckConfig& cfg, std::size_t stride) {
@@ -525,7 +525,7 @@ ClaimResult a003_cor_4_1_2(const CheckConfig& cfg) {
           for (double& v : z.x) v *= s;
           MpDigitsScope sc(hop_inst_digits(z));
           const HopMP P = hop_mp(z);
-          const double D = to_d(hf::separation(P.Xi, z.mu)), le = to_d(lerr(P, z, rd));
+          const double D = to_d(hf::separation(P.Xi, z.mu)), le = to_d(lerr_xi(P, z, rd));
           xs.push_back(D);
           ys.push_back(le * std::log(10.0));
           fs.x.push_back(D);

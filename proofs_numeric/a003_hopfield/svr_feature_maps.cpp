@@ -53,11 +53,10 @@ namespace H = ref::hopfield;
 using H::CapReading;
 using Rat = boost::multiprecision::cpp_rational;
 
-double thr_id(unsigned D) { return std::pow(10.0, -static_cast<double>(D) + 20.0); }
-double cap_d(double v) { return std::isfinite(v) ? v : 1e300; }
+// thr_id, cap_d: hopfield_claims.hpp
 // D-ALL tally: stat at D; a value above thr(D) is re-evaluated at 2D and counts when it fails there too (until the first
 // confirmed failure, the witness: later failures are not re-evaluated).
-void tally(DoubledDigitsTally& t, unsigned D, const std::string& desc, double vD, const std::function<double(unsigned)>& stat,
+void tally_at(DoubledDigitsTally& t, unsigned D, const std::string& desc, double vD, const std::function<double(unsigned)>& stat,
            const std::function<double(unsigned)>& thr) {
   const double v = nan_inf(vD);
   ++t.n;
@@ -166,7 +165,7 @@ ClaimResult a003_lemma_b3(const CheckConfig& cfg) {
           const double v = stat(cfg.digits);
           tight = std::max(tight, ratio);
           deq = std::max(deq, eq);
-          tally(t, cfg.digits, desc, v, stat, [](unsigned) { return 1.0; });
+          tally_at(t, cfg.digits, desc, v, stat, [](unsigned) { return 1.0; });
         }
       }
   ClaimResult r = finish(cfg, t, "max |<tilde Phi_N(x), tilde Phi_N(y)> - e^{beta x^T y}| / (remainder bound + rounding allowance 10^-(D-10) e^{beta |x^T y|})", 1.0,
@@ -212,7 +211,7 @@ ClaimResult a003_feature_normalization(const CheckConfig& cfg) {
           return std::max(to_d(mp_t(e1 / b1)), to_d(e2));
         };
         const double v = stat(cfg.digits);
-        tally(t, cfg.digits, desc, v, stat, [](unsigned) { return 1.0; });
+        tally_at(t, cfg.digits, desc, v, stat, [](unsigned) { return 1.0; });
       }
   return finish(cfg, t, "max of |<Phi_N(x), Phi_N(y)> - K_Phi(x, y)| and |h_N(x) - h(x)| over their remainder + rounding allowances", 1.0,
                 "d <= 3, M in {1, 3, 6} G1 keys, beta in {0.5, 2}, N = " + std::string(cfg.quick ? "12" : "20"),
@@ -257,7 +256,7 @@ MV t_svr(const NFit& f, const NInst& in, const MV& x) {
   return H::kernel_retrieve(f.s, K, [&K, b](const mp_t* u, const mp_t* v) { return H::normalised_exp_kernel(K, u, v, b); }, in.mask.empty() ? nullptr : &in.mask,
                             x.data());
 }
-std::vector<std::vector<double>> queries(Rng& g, const NInst& in, int per_mu) {
+std::vector<std::vector<double>> fm_queries(Rng& g, const NInst& in, int per_mu) {
   std::vector<std::vector<double>> q;
   const double R = in.X.rows >= 2 ? H::radius(in.X) : 0.5;
   for (std::size_t mu = 0; mu < in.X.rows; ++mu) {
@@ -358,11 +357,11 @@ ClaimResult a003_lemma_3_1(const CheckConfig& cfg) {
   double best_cd = INFINITY;
   std::string closest;
   for (const NInst& in : lemma31_grid(cfg, g, "A003-LEMMA-3.1")) {
-    const auto qs = queries(g, in, cfg.quick ? 4 : 40);
+    const auto qs = fm_queries(g, in, cfg.quick ? 4 : 40);
     std::string note;
     const double v = fit_distance(in, cfg.digits, qs, false, &note);
     if (v < best_cd) best_cd = v, closest = in.desc + ": " + note;
-    tally(t, cfg.digits, in.desc + " [" + note + "]", v, [&](unsigned D) { return fit_distance(in, D, qs, false, nullptr); }, thr_id);
+    tally_at(t, cfg.digits, in.desc + " [" + note + "]", v, [&](unsigned D) { return fit_distance(in, D, qs, false, nullptr); }, thr_id);
   }
   ClaimResult r = finish(cfg, t, "max over queries (Q1-Q5 around every memory, training inputs) of ||T_SVR,Phi(x) - T_Dense(x)|| with Phi of (3.6)",
                          thr_id(cfg.digits), "spec grid (d <= 3, M <= 5, G1 / G4, dxi in {0, 0.05R}, beta, eps', eps, C, P-AS / P-SYM), " +
@@ -384,7 +383,7 @@ ClaimResult a003_lemma_3_1_member(const CheckConfig& cfg) {
     for (double beta : {0.1, 1.0, 4.0}) {
       NInst in;
       in.X = X, in.Keys = X, in.beta = beta;
-      for (const auto& x : queries(g, in, cfg.quick ? 1 : 5))
+      for (const auto& x : fm_queries(g, in, cfg.quick ? 1 : 5))
         ic.add(name + " d=" + std::to_string(X.cols) + " beta=" + fmt(beta) + " x=" + hop_vec_str(x), [&](unsigned D) {
           MpDigitsScope sc(D);
           const MM K = to_mp(X);
@@ -473,12 +472,12 @@ ClaimResult a003_thm_3_2(const CheckConfig& cfg) {
     for (std::size_t k : ks) {
       in.mask = H::random_mask(M, k, tag_seed(cfg.seed, "A003-THM-3.2/mask"), M * 10 + k);
       const std::string base = in.desc + " mask=" + hop_mask_str(in.mask);
-      const auto qs = queries(g, in, cfg.quick ? 1 : 20);
+      const auto qs = fm_queries(g, in, cfg.quick ? 1 : 20);
       std::string note;
       double vr = 0;
       const double vu = fit_distance(in, cfg.digits, qs, false, &note, &vr);
-      tally(tu, cfg.digits, base + " [" + note + "]", vu, [&](unsigned D) { return fit_distance(in, D, qs, false, nullptr); }, thr_id);
-      tally(tr, cfg.digits, base, vr, [&](unsigned D) { return fit_distance(in, D, qs, true, nullptr); }, thr_id);
+      tally_at(tu, cfg.digits, base + " [" + note + "]", vu, [&](unsigned D) { return fit_distance(in, D, qs, false, nullptr); }, thr_id);
+      tally_at(tr, cfg.digits, base, vr, [&](unsigned D) { return fit_distance(in, D, qs, true, nullptr); }, thr_id);
     }
   }
   const std::string sizes = std::string("Lemma 3.1 grid (M >= 2") + (cfg.quick ? ", every 151st cell" : ", every 7th cell") + ") x random masks k in {1, 2, M-1}";

@@ -132,6 +132,9 @@ bool plain_mc_ok(Kernel k, double s2, double tau) {
 // The statistical decision over cells: each cell is a z-score of a closed form against the replicate
 // mean. A cell with |z| > zc is re-run by `rerun` (fresh seed, 4x replicates); rejected twice it is a
 // violation (witness: the first such cell), once only an inconclusive reason.
+// the per-cell critical |z| of the SNR claims: two-sided 99.9% (about 30 cells per claim: family-wise ~3%)
+constexpr double kZ = 3.29;
+
 struct CellTally {
   explicit CellTally(double z) : zc(z) {}
   double zc;

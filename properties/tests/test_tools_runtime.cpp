@@ -144,6 +144,25 @@ TEST(Layouts, BthdAndKvAreExactInversesOfTheCanonicalLayout) {
   EXPECT_THROW(inputs_to_canonical(o, user, lo, "test"), std::invalid_argument);
 }
 
+TEST(Layouts, AQScaleIsRefusedNamingQForAnOpWithoutQueries) {
+  // newton_schulz5 (and the Omega/Atlas ops) read no q: a --q-scale there is a user's mistake, refused in
+  // words rather than ignored (ci/fuzz's validate target once treated the refusal as a harness failure)
+  const OpSpec& o = op("newton_schulz5");
+  ASSERT_EQ(o.input("q"), nullptr);
+  CaseKnobs k;
+  k.seed = 3;
+  const TensorMap canon = o.generate(k, Precision::f64);
+  LayoutOptions lo;
+  EXPECT_NO_THROW(inputs_to_canonical(o, canon, lo, "inputs"));
+  lo.q_scale = 0.5;
+  try {
+    inputs_to_canonical(o, canon, lo, "inputs");
+    ADD_FAILURE() << "a q_scale for an op without q was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("no input 'q'"), std::string::npos) << e.what();
+  }
+}
+
 TEST(Layouts, DumpWritesTheDocumentedScale) {
   // deltaformer_norm documents scale = 1/sqrt(dk): dump writes it (it used to write 1.0)
   const TensorMap in = generate_inputs("deltaformer_norm", "B=1,H=1,T=9,dk=16,dv=4", Precision::bf16, CaseKnobs{}, LayoutOptions{});

@@ -37,6 +37,13 @@ template <class To, class From> Vector<To> cast(const Vector<From>& v) {
   return out;
 }
 
+// the n x n identity (deltaformer.hpp and memory_objectives.hpp each had a copy)
+template <class S> Matrix<S> identity_matrix(std::size_t n) {
+  Matrix<S> I(n, n);
+  for (std::size_t i = 0; i < n; ++i) I(i, i) = S(1);
+  return I;
+}
+
 template <class S> Matrix<S> transpose(const Matrix<S>& m) {
   Matrix<S> t(m.cols, m.rows);
   for (std::size_t i = 0; i < m.rows; ++i)

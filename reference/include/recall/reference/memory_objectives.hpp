@@ -33,11 +33,6 @@ template <class S> S trace(const Matrix<S>& M) {
   for (std::size_t i = 0; i < M.rows; ++i) acc += M(i, i);
   return acc;
 }
-template <class S> Matrix<S> identity_matrix(std::size_t n) {
-  Matrix<S> I(n, n);
-  for (std::size_t i = 0; i < n; ++i) I(i, i) = S(1);
-  return I;
-}
 template <class S> Matrix<S> diag_matrix(const Vector<S>& d) {
   Matrix<S> D(d.size(), d.size());
   for (std::size_t i = 0; i < d.size(); ++i) D(i, i) = d[i];

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "recall/reference/delta_rule.hpp"
+#include "recall/reference/deltaformer.hpp"
 #include "recall/reference/matrix.hpp"
 #include "recall/reference/scalar.hpp"
 
@@ -39,19 +40,8 @@ inline const char* read_fn_name(ReadFn f) {
   return "?";
 }
 
-// A000-ROUND-KERNEL R-int: round to nearest, ties to even (torch.round).
-template <class S> S round_half_even(const S& x) {
-  using std::floor;
-  using boost::multiprecision::floor;
-  require(is_finite(x), "round_half_even: x must be finite");
-  const S fl = floor(x);
-  const S diff = x - fl;
-  if (diff < S(0.5)) return fl;
-  if (diff > S(0.5)) return fl + S(1);
-  // exact tie: pick the even neighbour
-  const S half = fl / S(2);
-  return floor(half) == half ? fl : fl + S(1);
-}
+// A000-ROUND-KERNEL R-int: round to nearest, ties to even (torch.round): ref::round_half_even, defined once in
+// deltaformer.hpp (the toy harness's kappa1 = round uses the same function).
 // A000-ROUND-KERNEL R-2dec: round(100 x) / 100 (Fig. 4 caption), ties to even.
 template <class S> S round_2dec(const S& x) { return round_half_even(S(x * S(100))) / S(100); }
 // A000-ROUND-KERNEL R-floor: the literal floor symbol.
