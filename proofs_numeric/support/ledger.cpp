@@ -1,6 +1,7 @@
 #include "recall/proofs/ledger.hpp"
 
 #include "recall/proofs/claims.hpp"
+#include "recall/proofs/claims_a000_training.hpp"
 #include "recall/proofs/claims_a002.hpp"
 
 #include <chrono>
@@ -83,6 +84,7 @@ void register_all_sections(Ledger& l) {
   register_a000_icl_convergence(l);
   register_a000_stress_experiment(l);
   register_a000_swap_task_experiments(l);
+  register_a000_training_sections(l);
   register_a004_lstm(l);
   register_a004_softmax_cost(l);
   register_a004_attention_parallel_depth(l);
@@ -151,6 +153,12 @@ void register_all_sections(Ledger& l) {
   register_a004_dense_associative_capacity(l);
   register_a000_listing2_training(l);
   register_a002_sections(l);
+}
+
+void register_a000_training_sections(Ledger& l) {
+  register_a000_rope_experiment(l);
+  register_a000_dag_experiment(l);
+  register_a000_multihead_experiment(l);
 }
 
 void register_a002_sections(Ledger& l) {

@@ -45,6 +45,8 @@ void ModelShape::validate() const {
   if (dim < 1 || hq < 1 || hkv < 1) throw std::invalid_argument("ModelShape: dim, hq and hkv must be >= 1");
   if (dim % hq != 0) throw std::invalid_argument("ModelShape: dim must be divisible by the number of q-heads hq");
   if (hq % hkv != 0) throw std::invalid_argument("ModelShape: hq must be divisible by the number of kv-heads hkv");
+  if (!std::isfinite(rope_base) || !(rope_base > 0))
+    throw std::invalid_argument("ModelShape: rope_base must be finite and > 0, got " + std::to_string(rope_base));
 }
 
 Layout::Layout(const ModelShape& m) {
@@ -136,6 +138,7 @@ template <class S> ref::ToyAttentionParams<S> to_reference(const Params<S>& P) {
   r.bq = vec(L.bq, d), r.bw = vec(L.bw, d), r.bk = vec(L.bk, kvd), r.bv = vec(L.bv, kvd), r.bo = vec(L.bo, d);
   r.w_weight = vec(L.w_weight, m.hq);
   r.alpha = P.p[L.alpha], r.beta = P.p[L.beta];
+  r.rope_base = m.rope ? S(m.rope_base) : S(0);
   return r;
 }
 
@@ -190,7 +193,41 @@ template <class S> struct Net {
   std::vector<Mat<S>> a, k1v, Aw, U, sc, P;  // per q-head: a (write scores), k1v (kappa1), sc, P; per kv: Aw, U
   // backward scratch
   Mat<S> dX, dQp, dWp, dKp, dVp, dH, dY, dZ, dU, dR, G, dA, dM;
+  // RoPE (A000-EXP-ROPE): cos / sin of pos * theta_i (T x r/2), cached for (T, base)
+  Mat<S> rc, rs;
+  std::size_t rope_T = 0;
+  double rope_b = 0;
 };
+
+// RoPE tables: angle pos * base^(-2i/r) evaluated in double (as ref::rope_rotate<double>), cos and sin
+// rounded to S; r = 2 floor(hd/2).
+template <class S> void rope_tables(const ModelShape& m, std::size_t T, Net<S>& n) {
+  const std::size_t r = 2 * (m.hd() / 2), half = r / 2;
+  if (n.rope_T == T && n.rope_b == m.rope_base && std::size_t(n.rc.cols()) == half) return;
+  n.rc.resize(T, half), n.rs.resize(T, half);
+  for (std::size_t i = 0; i < half; ++i) {
+    const double th = std::pow(m.rope_base, double(-2 * static_cast<long long>(i)) / double(static_cast<long long>(r)));
+    for (std::size_t t = 0; t < T; ++t) {
+      const double a = double(static_cast<long long>(t)) * th;
+      n.rc(t, i) = S(std::cos(a)), n.rs(t, i) = S(std::sin(a));
+    }
+  }
+  n.rope_T = T, n.rope_b = m.rope_base;
+}
+// Rotates every head of every row t of X by R(t) (transpose: R(t)^T), rotate_half pairing (i, i + r/2).
+template <class S> void rope_apply(Mat<S>& X, std::size_t hd, const Net<S>& n, bool transpose) {
+  const std::size_t half = hd / 2, heads = std::size_t(X.cols()) / hd;
+  for (Eigen::Index t = 0; t < X.rows(); ++t)
+    for (std::size_t h = 0; h < heads; ++h)
+      for (std::size_t i = 0; i < half; ++i) {
+        const S c = n.rc(t, i), s = transpose ? S(-n.rs(t, i)) : n.rs(t, i);
+        S& x = X(t, h * hd + i);
+        S& y = X(t, h * hd + i + half);
+        const S a = x, b = y;
+        x = a * c - b * s;
+        y = a * s + b * c;
+      }
+}
 
 template <class S> S k1_apply(ToyK1 k, S x) {
   switch (k) {
@@ -228,6 +265,10 @@ double seq_forward(const Params<S>& Pm, const Layout& L, const int* ids, const i
   affine(n.Wp, L.Ww, L.bw, d);
   affine(n.Kp, L.Wk, L.bk, kvd);
   affine(n.Vp, L.Wv, L.bv, kvd);
+  if (m.rope) {  // A000-EXP-ROPE: q, w, k rotated at their positions (v not)
+    rope_tables(m, T, n);
+    rope_apply(n.Qp, hd, n, false), rope_apply(n.Wp, hd, n, false), rope_apply(n.Kp, hd, n, false);
+  }
   n.a.resize(m.hq), n.k1v.resize(m.hq), n.sc.resize(m.hq), n.P.resize(m.hq), n.Aw.resize(m.hkv), n.U.resize(m.hkv);
   for (std::size_t g = 0; g < m.hkv; ++g) n.Aw[g].setZero(T, T);
   // write matrices: a^h = W^h K^T / sqrt(hd) (t < s), kappa1, * w_weight_h / G summed over the group
@@ -409,6 +450,10 @@ void seq_backward(const Params<S>& Pm, const Layout& L, const int* ids, const in
   }
   gr[L.alpha] += galpha;
   gr[L.beta] += gbeta;
+  if (m.rope) {  // the rotations are orthogonal: gradients of the unrotated projections by R(pos)^T
+    const bool tr = fault != GradFault::rope_not_transposed;
+    rope_apply(n.dQp, hd, n, tr), rope_apply(n.dWp, hd, n, tr), rope_apply(n.dKp, hd, n, tr);
+  }
   // projections
   auto affine_back = [&](const Mat<S>& dOut, std::size_t Woff, std::size_t boff, std::size_t rows) {
     MMap<S>(gr + Woff, rows, d).noalias() += dOut.transpose() * n.X;

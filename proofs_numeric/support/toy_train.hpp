@@ -14,6 +14,12 @@
 //   y = x + Wo [o^1 .. o^hq] + bo,  logits = Wlm y  (no bias, `vocab` outputs; labels 0..4)
 // No norm, no FFN, no positional encoding (the listing imports RMSNorm but never uses it, runs pass
 // rotary_base = None). Exactly one layer (the listing's runs use n_layers = 1).
+// Option (A000-EXP-ROPE, ModelShape::rope): rotary position embedding, base rope_base, applied to every
+// head of q, w and k at the token's 0-based position before the scores (ref::rope_rotate, rope.hpp:
+// rotate_half pairing of the leading 2 floor(hd/2) dims, the odd dim of hd = 3 unrotated; v not rotated).
+// q and k carry the read scores q_s . k_t, w and k the write scores w_s . k_t: rotating all three makes
+// both score matrices functions of the offset s - t, as RoPE does for the one score of softmax attention.
+// The backward rotates dq, dw, dk back by the transpose. rope = false is the Listing 2 model unchanged.
 #pragma once
 
 #include "recall/reference/deltaformer.hpp"
@@ -38,6 +44,8 @@ struct ModelShape {
   std::size_t vocab = 10, dim = 12, hq = 4, hkv = 1;
   ToyK1 k1 = ToyK1::exp;
   ToyK2 k2 = ToyK2::softmax;
+  bool rope = false;          // A000-EXP-ROPE: RoPE on q, w, k (see above); false: no positional encoding
+  double rope_base = 10000;   // the RoPE base (finite, > 0; checked even when rope = false)
   std::size_t hd() const { return dim / hq; }
   std::size_t kvd() const { return hkv * hd(); }
   void validate() const;  // std::invalid_argument naming the bad field
@@ -76,7 +84,8 @@ void validate_batch(const ModelShape& m, const Batch& b);  // std::invalid_argum
 enum class GradFault {
   none,
   flip_dA,          // sign of dA = -dR u^T flipped
-  solve_not_transposed  // dR = (I + A)^{-1} dU instead of (I + A)^{-T} dU
+  solve_not_transposed,  // dR = (I + A)^{-1} dU instead of (I + A)^{-T} dU
+  rope_not_transposed    // RoPE backward rotates dq, dw, dk by R(pos) instead of R(pos)^T (wrong-sign angle)
 };
 
 struct LossResult {

@@ -10,6 +10,7 @@
 #include "recall/reference/delta_rule.hpp"
 #include "recall/reference/feature_maps.hpp"
 #include "recall/reference/matrix.hpp"
+#include "recall/reference/rope.hpp"
 
 #include <array>
 #include <cstdint>
@@ -37,17 +38,21 @@ inline const char* df_kernel_name(DfKernel k) {
 
 // A000-ROUND-KERNEL R-int: round half to even (torch.round).
 template <class S> S round_half_even(const S& x) {
-  // floor of the scalar (non-MP scalars, including the counting scalar, through double: exact for floor)
+  // floor of the scalar (non-MP scalars, including the counting scalar, through double: exact for floor).
+  // The one definition (state_exchange.hpp had a second, which a unity build of the claims put in the same
+  // unit); from that one it keeps the exact tie test on x - floor(x) (x + 0.5 rounds: 0.49999999999999994
+  // + 0.5 is 1 in double) and the finiteness check.
   auto fl = [](const S& y) -> S {
     if constexpr (scalar_traits<S>::is_mp) return boost::multiprecision::floor(y);
     else return S(std::floor(static_cast<double>(y)));
   };
-  S r = fl(S(x + S(0.5)));
-  if (r - x == S(0.5)) {  // a tie: keep the even neighbour
-    const S h = fl(S(r / S(2)));
-    if (r != S(2) * h) r -= S(1);
-  }
-  return r;
+  if constexpr (scalar_traits<S>::is_mp) require(is_finite(x), "round_half_even: x must be finite");
+  else require(std::isfinite(static_cast<double>(x)), "round_half_even: x must be finite");
+  const S f = fl(x);
+  const S diff = S(x - f);
+  if (diff < S(0.5)) return f;
+  if (diff > S(0.5)) return S(f + S(1));
+  return fl(S(f / S(2))) * S(2) == f ? f : S(f + S(1));  // a tie: the even neighbour
 }
 
 // kappa on a precomputed argument a = x^T y / tau.
@@ -387,11 +392,6 @@ Matrix<S> deltaformer_chunked_gen(DfKernel k1, const Matrix<S>& K, const Matrix<
   return U;
 }
 
-template <class S> Matrix<S> identity_matrix(std::size_t n) {
-  Matrix<S> I(n, n);
-  for (std::size_t i = 0; i < n; ++i) I(i, i) = S(1);
-  return I;
-}
 // ceil(log2 C) (0 for C = 1)
 inline int ceil_log2(std::size_t C) {
   int m = 0;
@@ -511,6 +511,7 @@ template <class S> struct ToyAttentionParams {
   Vector<S> bq, bw, bk, bv, bo;                // biases
   Vector<S> w_weight;                          // per q-head weight of A (init N(0,1))
   S alpha = S(1), beta = S(1);
+  S rope_base = S(0);  // A000-EXP-ROPE: 0 = no positional encoding (Listing 2); > 0: RoPE (rope.hpp) on q, w and k
 };
 // y = W x + b for every row of X
 template <class S> Matrix<S> toy_affine(const Matrix<S>& X, const Matrix<S>& W, const Vector<S>& b) {
@@ -583,8 +584,12 @@ template <class S> Matrix<S> toy_delta_attention(const ToyAttentionParams<S>& p,
   require(p.w_weight.size() == p.hq, "toy_delta_attention: w_weight needs one entry per q-head");
   for (const S& x : X.a) require(is_finite(x), "toy_delta_attention: X has a non-finite entry");
   const std::size_t T = X.rows, hd = p.dim / p.hq, g = p.hq / p.hkv;
-  const Matrix<S> Qp = toy_affine(X, p.Wq, p.bq), Wp = toy_affine(X, p.Ww, p.bw), Kp = toy_affine(X, p.Wk, p.bk),
-                  Vp = toy_affine(X, p.Wv, p.bv);
+  Matrix<S> Qp = toy_affine(X, p.Wq, p.bq), Wp = toy_affine(X, p.Ww, p.bw), Kp = toy_affine(X, p.Wk, p.bk);
+  const Matrix<S> Vp = toy_affine(X, p.Wv, p.bv);
+  if (p.rope_base != S(0)) {  // A000-EXP-ROPE: rotate every head of q, w, k at its token's position (v is not rotated)
+    require(is_finite(p.rope_base) && p.rope_base > S(0), "toy_delta_attention: rope_base must be finite and > 0 (0: no RoPE)");
+    rope_rotate_rows(Qp, hd, p.rope_base), rope_rotate_rows(Wp, hd, p.rope_base), rope_rotate_rows(Kp, hd, p.rope_base);
+  }
   const std::vector<Matrix<S>> Aw = toy_write_matrices(p, k1, Wp, Kp);
   std::vector<Matrix<S>> U(p.hkv, Matrix<S>(T, hd));
   for (std::size_t kv = 0; kv < p.hkv; ++kv) {
