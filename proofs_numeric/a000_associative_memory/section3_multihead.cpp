@@ -269,6 +269,22 @@ ClaimResult decide_multihead(const Campaign& c) {
 }
 
 std::string not_ran_reason(const pyexp::Run& r) { return "the training script did not run: " + r.reason; }
+// The campaign of run r, parsed into c; false (with out's reason, inconclusive) when the script did not run or
+// its JSON does not parse. Shared by both claims of this file.
+bool load_campaign(const pyexp::Run& r, Campaign& c, ClaimResult& out) {
+  if (!r.ran) {
+    out.reason = not_ran_reason(r);
+    out.evidence.extra.emplace_back("command", r.command);
+    return false;
+  }
+  try {
+    c = parse_campaign(r.result);
+  } catch (const std::exception& ex) {
+    out.reason = ex.what();
+    return false;
+  }
+  return true;
+}
 
 void add_run_evidence(ClaimResult& out, const Campaign& c, const pyexp::Run& r, const CheckConfig& cfg) {
   auto& e = out.evidence;
@@ -287,18 +303,8 @@ void add_run_evidence(ClaimResult& out, const Campaign& c, const pyexp::Run& r, 
 ClaimResult a000_exp_multihead(const CheckConfig& cfg) {
   const pyexp::Run r = multihead_runs(cfg);
   ClaimResult out;
-  if (!r.ran) {
-    out.reason = not_ran_reason(r);
-    out.evidence.extra.emplace_back("command", r.command);
-    return out;
-  }
   Campaign c;
-  try {
-    c = parse_campaign(r.result);
-  } catch (const std::exception& ex) {
-    out.reason = ex.what();
-    return out;
-  }
+  if (!load_campaign(r, c, out)) return out;
   out = decide_multihead(c);
   add_run_evidence(out, c, r, cfg);
   if (cfg.quick) {
@@ -314,18 +320,8 @@ ClaimResult a000_exp_multihead(const CheckConfig& cfg) {
 ClaimResult a000_kernel_hyp(const CheckConfig& cfg) {
   const pyexp::Run r = multihead_runs(cfg);
   ClaimResult out;
-  if (!r.ran) {
-    out.reason = not_ran_reason(r);
-    out.evidence.extra.emplace_back("command", r.command);
-    return out;
-  }
   Campaign c;
-  try {
-    c = parse_campaign(r.result);
-  } catch (const std::exception& ex) {
-    out.reason = ex.what();
-    return out;
-  }
+  if (!load_campaign(r, c, out)) return out;
   Parts parts;
   for (int h : c.heads_of("softmax")) {
     const ArmRuns* sm = c.find("softmax", h);
