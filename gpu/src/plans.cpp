@@ -1,6 +1,7 @@
 // Launch plans of the gpu/ kernels (host code, no CUDA: tested on machines without a GPU).
 #include "recall/gpu/programs.hpp"
 #include "recall/gpu/tc_programs.hpp"
+#include "recall/gpu/tc_softmax_mma.hpp"
 
 #include <stdexcept>
 #include <string>
@@ -94,8 +95,13 @@ LaunchPlan plan_tc_delta_rule(const SeqDims& d, std::size_t smem_limit, std::siz
 LaunchPlan plan_tc_u_solve(const SeqDims& d, std::size_t smem_limit, std::size_t smem_per_sm) {
   return tc_value_tiled(d, smem_limit, smem_per_sm, kTcThreads, "plan_tc_u_solve", [&](int vt) { return TcUsLayout(d.dk, vt).bytes; });
 }
+// dk, dv <= 128: the mma.sync program (128 query rows, 8 warps, registers); larger heads: WMMA.
 LaunchPlan plan_tc_softmax(const SeqDims& d, std::size_t smem_limit) {
   check_tc(d, "plan_tc_softmax");
+  if (d.dk <= kMmaSmMaxD && d.dv <= kMmaSmMaxD) {
+    const std::size_t b = TcSmMmaLayout(d.dk, d.dv).bytes;
+    if (b <= smem_limit) return LaunchPlan{d.B * d.H * ((d.T + kMmaSmRows - 1) / kMmaSmRows), kMmaSmThreads, b, 0, kMmaSmRows, kMmaSmKeys};
+  }
   const std::size_t b = TcSmLayout(d.dk, d.dv).bytes;
   if (b > smem_limit)
     throw std::invalid_argument("plan_tc_softmax: dk = " + std::to_string(d.dk) + ", dv = " + std::to_string(d.dv) +

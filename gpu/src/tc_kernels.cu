@@ -3,6 +3,7 @@
 #include "recall/gpu/kernels.hpp"
 #include "launch_util.cuh"
 #include "recall/gpu/tc_programs.hpp"
+#include "recall/gpu/tc_softmax_mma.hpp"
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -21,6 +22,7 @@ struct DevWarp {
     g(lane);
     __syncwarp();
   }
+  template <class G> __device__ void regs(G&& g) { g(lane); }  // the lane's own registers: no sync
 };
 struct TcDeviceCtx {
   template <class F> __device__ void phase(F&& f) {
@@ -30,6 +32,18 @@ struct TcDeviceCtx {
   template <class F> __device__ void warps(F&& f) {
     DevWarp w{static_cast<int>(threadIdx.x & 31u)};
     f(static_cast<int>(threadIdx.x >> 5), static_cast<int>(blockDim.x >> 5), w);
+    __syncthreads();
+  }
+  // cp.async of 16 bytes global -> shared (mma.hpp); retired by the enclosing phase_async
+  __device__ void copy16(void* dst, const void* src) {
+    const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(src) : "memory");
+  }
+  template <class F> __device__ void phase_async(F&& f, int keep) {
+    f(static_cast<int>(threadIdx.x), static_cast<int>(blockDim.x));
+    asm volatile("cp.async.commit_group;\n" ::: "memory");
+    if (keep > 0) asm volatile("cp.async.wait_group 1;\n" ::: "memory");
+    else asm volatile("cp.async.wait_group 0;\n" ::: "memory");
     __syncthreads();
   }
 };
@@ -48,6 +62,11 @@ template <class In> __global__ void __launch_bounds__(kTcSmThreads) tc_sm_kernel
   extern __shared__ __align__(128) unsigned char smb[];
   TcDeviceCtx ctx;
   tc_softmax_program(ctx, smb, d, scale, p, static_cast<i64>(blockIdx.x));
+}
+template <class In, int KS, int NV> __global__ void __launch_bounds__(kMmaSmThreads) tc_sm_mma_kernel(SeqDims d, float scale, SmPtrs<In> p) {
+  extern __shared__ __align__(128) unsigned char smb[];
+  TcDeviceCtx ctx;
+  tc_softmax_mma_program<KS, NV>(ctx, smb, d, scale, p, static_cast<i64>(blockIdx.x));
 }
 template <class In> __global__ void __launch_bounds__(kTcThreads) tc_us_kernel(SeqDims d, int vt, float inv_tau, UsPtrs<In> p) {
   extern __shared__ __align__(128) unsigned char smb[];
@@ -79,7 +98,22 @@ template <class In> void launch_tc_delta_rule(const SeqDims& d, const DrPtrs<In>
   tc_dr_kernel<In><<<grid_of(plan), plan.threads, plan.smem_bytes, static_cast<cudaStream_t>(stream)>>>(d, plan.vt, p);
   cuda_check(cudaGetLastError(), "tensor-core delta rule launch");
 }
+template <class In, int KS, int NV> void launch_sm_mma(const SeqDims& d, const SmPtrs<In>& p, float scale, const LaunchPlan& plan, void* stream) {
+  set_smem(tc_sm_mma_kernel<In, KS, NV>, plan.smem_bytes);
+  tc_sm_mma_kernel<In, KS, NV><<<grid_of(plan), plan.threads, plan.smem_bytes, static_cast<cudaStream_t>(stream)>>>(d, scale, p);
+  cuda_check(cudaGetLastError(), "tensor-core (mma.sync) softmax launch");
+}
 template <class In> void launch_tc_softmax(const SeqDims& d, const SmPtrs<In>& p, float scale, const LaunchPlan& plan, void* stream) {
+  if (plan.Bq == kMmaSmRows) {  // the register-resident program (plan_tc_softmax picks it for dk, dv <= 128)
+    if (plan.threads != kMmaSmThreads)
+      throw std::invalid_argument("launch_tc_softmax: the mma.sync program needs exactly " + std::to_string(kMmaSmThreads) + " threads");
+    const bool k64 = mma_sm_pad(d.dk) == 64, v64 = mma_sm_pad(d.dv) == 64;
+    if (k64 && v64) launch_sm_mma<In, 4, 8>(d, p, scale, plan, stream);
+    else if (k64) launch_sm_mma<In, 4, 16>(d, p, scale, plan, stream);
+    else if (v64) launch_sm_mma<In, 8, 8>(d, p, scale, plan, stream);
+    else launch_sm_mma<In, 8, 16>(d, p, scale, plan, stream);
+    return;
+  }
   check_plan(plan, kTcSmThreads, "launch_tc_softmax");
   set_smem(tc_sm_kernel<In>, plan.smem_bytes);
   tc_sm_kernel<In><<<grid_of(plan), plan.threads, plan.smem_bytes, static_cast<cudaStream_t>(stream)>>>(d, scale, p);

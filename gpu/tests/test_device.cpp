@@ -109,6 +109,11 @@ TEST(GpuDevice, TensorCoreSoftmaxMatchesReference) {
       check_softmax(c, 1.0f / std::sqrt(float(c.dk)), tc_sm(p), p);
       check_softmax(c, 60.0f, tc_sm(p), p);
     }
+  // the mma.sync program's four head classes and the WMMA program of larger heads (dk = 160)
+  const Case shapes[] = {{1, 2, 300, 64, 64, 64, 0, false}, {1, 1, 150, 40, 100, 64, 0, false}, {2, 1, 150, 100, 24, 64, 0, false},
+                         {1, 1, 260, 128, 128, 64, 0, false}, {1, 1, 130, 160, 144, 64, 0, false}};
+  for (Precision p : kHalf)
+    for (const Case& c : shapes) check_softmax(c, 1.0f / std::sqrt(float(c.dk)), tc_sm(p), p);
 }
 TEST(GpuDevice, TensorCoreUSolveMatchesForwardSubstitution) {
   RECALL_NEED_DEVICE();

@@ -1,4 +1,4 @@
-// Host-side tests of the tensor-core programs (tc_programs.hpp; no device needed, label fast): the
+// Host-side tests of the tensor-core programs (tc_programs.hpp, tc_softmax_mma.hpp; no device needed, label fast): the
 // emulator runs every block of the launch plan with the tensor-core step as "operands rounded to
 // the storage type, products and sums in fp32", on NaN-poisoned shared memory, and the outputs are
 // judged against the MP oracle under the error budget at the storage precision (bf16 / f16): tails
@@ -129,6 +129,86 @@ TEST(TcPrograms, SoftmaxMatchesReferenceAndSurvivesSaturatedLogits) {
       check_softmax(c, 60.0f, sm_runner(f.bf), f.p);
     }
 }
+// The mma.sync program (dk, dv <= 128) in each of its four head classes (dk, dv padded to 64 or 128),
+// over several 64-key tiles (both cp.async buffers, a 128-row query tile and a ragged last one), and
+// the WMMA program that larger heads fall back to.
+TEST(TcPrograms, SoftmaxHeadClassesAndTheWmmaFallback) {
+  const Case shapes[] = {{1, 2, 300, 64, 64, 64, 0, false}, {1, 1, 150, 40, 100, 64, 0, false},
+                         {2, 1, 150, 100, 24, 64, 0, false}, {1, 1, 260, 128, 128, 64, 0, false}};
+  for (const auto& f : kFormats)
+    for (const Case& c : shapes) {
+      SeqDims d;
+      d.B = c.B, d.H = c.H, d.T = c.T, d.dk = c.dk, d.dv = c.dv;
+      ASSERT_EQ(plan_tc_softmax(d, kSmem).Bq, kMmaSmRows) << str(c);
+      check_softmax(c, 1.0f / std::sqrt(float(c.dk)), sm_runner(f.bf), f.p);
+    }
+  const Case big{1, 1, 130, 160, 144, 64, 0, false};
+  SeqDims d;
+  d.T = big.T, d.dk = big.dk, d.dv = big.dv;
+  ASSERT_EQ(plan_tc_softmax(d, kSmem).Bq, kTcC);  // WMMA, 64-row tiles
+  check_softmax(big, 1.0f / std::sqrt(160.0f), sm_runner(true), Precision::bf16);
+  check_softmax(big, 0.2f, sm_runner(true), Precision::bf16, false, 1.05);
+}
+
+// The host mma: fragments packed by the PTX layout from random 16-bit matrices give C + A B (exact
+// products, fp32 sums), and a fragment built with rows g and g + 8 swapped does not.
+TEST(TcMma, HostMmaComputesTheProductOfPtxFragments) {
+  std::mt19937 g(5);
+  std::normal_distribution<float> N(0.f, 1.f);
+  float A[16][16], B[16][8], C[16][8];
+  for (auto& r : A)
+    for (float& x : r) x = to_f32(hbf16_from(N(g)));
+  for (auto& r : B)
+    for (float& x : r) x = to_f32(hbf16_from(N(g)));
+  for (auto& r : C)
+    for (float& x : r) x = N(g);
+  auto run = [&](bool swap_rows) {
+    Lanes<FragA> a;
+    Lanes<FragB> b;
+    Lanes<SmMmaScores> c;  // c[lane].s[0] is the lane's accumulator fragment
+    for (int lane = 0; lane < 32; ++lane) {
+      const int gr = lane >> 2, q = lane & 3, r0 = swap_rows ? gr + 8 : gr, r1 = swap_rows ? gr : gr + 8;
+      auto p = [&](float lo, float hi) { return pack2(hbf16_from(lo), hbf16_from(hi)); };
+      a[lane].x[0] = p(A[r0][2 * q], A[r0][2 * q + 1]);
+      a[lane].x[1] = p(A[r1][2 * q], A[r1][2 * q + 1]);
+      a[lane].x[2] = p(A[r0][2 * q + 8], A[r0][2 * q + 9]);
+      a[lane].x[3] = p(A[r1][2 * q + 8], A[r1][2 * q + 9]);
+      b[lane].x[0] = p(B[2 * q][gr], B[2 * q + 1][gr]);
+      b[lane].x[1] = p(B[2 * q + 8][gr], B[2 * q + 9][gr]);
+      for (int i = 0; i < 4; ++i) c[lane].s[0][i] = C[i < 2 ? gr : gr + 8][2 * q + (i & 1)];
+    }
+    HostWarp w;
+    mma16816<hbf16>(w, [&](int l) { return a[l].x; }, [&](int l) { return b[l].x; }, [&](int l) { return c[l].s[0]; });
+    double worst = 0;
+    for (int lane = 0; lane < 32; ++lane)
+      for (int i = 0; i < 4; ++i) {
+        const int r = i < 2 ? (lane >> 2) : (lane >> 2) + 8, col = 2 * (lane & 3) + (i & 1);
+        double e = C[r][col];
+        for (int k = 0; k < 16; ++k) e += double(A[r][k]) * B[k][col];
+        worst = std::max(worst, std::abs(c[lane].s[0][i] - e));
+      }
+    return worst;
+  };
+  EXPECT_LT(run(false), 1e-4);  // fp32 sums of 17 terms of size ~1 (magnitude ~5)
+  EXPECT_GT(run(true), 1e-1);
+}
+
+// The emulator's cp.async: a copy is performed when a phase_async's wait retires its group, not when
+// it is issued, so reading a buffer one phase too early sees the poison.
+TEST(TcMma, EmulatedAsyncCopiesLandOnlyAtTheirWait) {
+  HostCtx ctx{32};
+  alignas(16) float src[4] = {1, 2, 3, 4}, src2[4] = {5, 6, 7, 8};
+  alignas(16) float dst[4] = {kNaN, kNaN, kNaN, kNaN}, dst2[4] = {kNaN, kNaN, kNaN, kNaN};
+  ctx.phase_async([&](int tid, int) { if (tid == 0) ctx.copy16(dst, src); }, 1);
+  EXPECT_TRUE(std::isnan(dst[0]));  // in flight: one group may stay pending
+  ctx.phase_async([&](int tid, int) { if (tid == 3) ctx.copy16(dst2, src2); }, 1);
+  EXPECT_EQ(dst[3], 4.0f);  // the older group retired
+  EXPECT_TRUE(std::isnan(dst2[0]));
+  ctx.phase_async([](int, int) {}, 0);
+  EXPECT_EQ(dst2[2], 7.0f);
+  EXPECT_TRUE(ctx.in_flight.empty());
+}
+
 // The deltaformer_u op's budget perturbs the solve's intermediates as well as its inputs, so its
 // sensitivity is at least 2 u_s per row and the budget at least 1 + 6 x 2 = 13 u_s: 0.6% at f16 but
 // 5.1% at bf16 (u_s = 2^-8), even for T = 1 (u = v). f16 therefore carries the 5% discrimination of
@@ -241,10 +321,14 @@ TEST(TcPlans, ValueTilesFitAndLargeShapesUse64BitGrids) {
     EXPECT_TRUE(vt == 16 || vt < 2 * pad16(dv)) << dv;
   }
   d.dv = 128;
-  const LaunchPlan sm = plan_tc_softmax(d, kSmem);
-  EXPECT_EQ(sm.grid, d.B * d.H * 64);
+  const LaunchPlan sm = plan_tc_softmax(d, kSmem);  // the mma.sync program: 128-row query tiles, 8 warps
+  EXPECT_EQ(sm.grid, d.B * d.H * (d.T / kMmaSmRows));
+  EXPECT_EQ(sm.threads, kMmaSmThreads);
   EXPECT_LE(sm.smem_bytes, kSmem);
   d.dk = d.dv = 256;  // the delta rule's state slice no longer fits with 64 columns
+  const LaunchPlan sm256 = plan_tc_softmax(d, kSmem);  // WMMA: 64-row query tiles, 4 warps
+  EXPECT_EQ(sm256.grid, d.B * d.H * (d.T / kTcC));
+  EXPECT_EQ(sm256.threads, kTcSmThreads);
   const LaunchPlan dr256 = plan_tc_delta_rule(d, kSmem);
   EXPECT_LT(dr256.vt, 64);
   EXPECT_LE(dr256.smem_bytes, kSmem);

@@ -6,10 +6,12 @@
 
 #include "recall/gpu/programs.hpp"
 #include "recall/gpu/tc_programs.hpp"
+#include "recall/gpu/tc_softmax_mma.hpp"
 
 #include <cstring>
 
 #include <limits>
+#include <stdexcept>
 #include <vector>
 
 namespace recall::gpu {
@@ -20,11 +22,30 @@ struct HostWarp {
   template <class G> void each(G&& g) {
     for (int lane = 0; lane < 32; ++lane) g(lane);
   }
+  // A step on the lanes' own registers only (the device runs it without __syncwarp).
+  template <class G> void regs(G&& g) { each(g); }
 };
 struct HostCtx {
   int nt;
+  struct Copy16 {
+    void* dst;
+    const void* src;
+  };
+  std::vector<std::vector<Copy16>> in_flight{};  // committed copy groups, oldest first
+  std::vector<Copy16> open{};                    // copies of the phase being run
   template <class F> void phase(F&& f) {
     for (int tid = 0; tid < nt; ++tid) f(tid, nt);
+  }
+  // cp.async: recorded now, performed when a phase_async's wait retires its group (mma.hpp).
+  void copy16(void* dst, const void* src) { open.push_back({dst, src}); }
+  template <class F> void phase_async(F&& f, int keep) {
+    for (int tid = 0; tid < nt; ++tid) f(tid, nt);
+    in_flight.push_back(std::move(open));
+    open.clear();
+    while (in_flight.size() > std::size_t(keep)) {
+      for (const Copy16& c : in_flight.front()) std::memcpy(c.dst, c.src, 16);
+      in_flight.erase(in_flight.begin());
+    }
   }
   // A warp phase: f(warp, nwarps, W) for every warp in turn (the tensor-core programs).
   template <class F> void warps(F&& f) {
@@ -71,6 +92,8 @@ template <class Program> void emulate_bytes(const LaunchPlan& plan, int threads,
   for (i64 blk = 0; blk < plan.grid; ++blk) {
     std::memset(sm, 0xff, store.size() * sizeof(double));
     program(ctx, sm, blk);
+    if (!ctx.in_flight.empty() || !ctx.open.empty())
+      throw std::logic_error("emulate: a block program ended with asynchronous copies not waited for");
   }
 }
 template <class Op> void emulate_tc_linear_attention(const SeqDims& d, const LaPtrs<Op>& p, const LaunchPlan& plan, int threads = 0) {
@@ -80,7 +103,10 @@ template <class Op> void emulate_tc_delta_rule(const SeqDims& d, const DrPtrs<Op
   emulate_bytes(plan, threads, [&](HostCtx& c, unsigned char* sm, i64 b) { tc_delta_rule_program(c, sm, d, plan.vt, p, b); });
 }
 template <class Op> void emulate_tc_softmax(const SeqDims& d, const SmPtrs<Op>& p, float scale, const LaunchPlan& plan, int threads = 0) {
-  emulate_bytes(plan, threads, [&](HostCtx& c, unsigned char* sm, i64 b) { tc_softmax_program(c, sm, d, scale, p, b); });
+  if (plan.Bq == kMmaSmRows)  // the mma.sync program (dk, dv <= 128)
+    emulate_bytes(plan, threads, [&](HostCtx& c, unsigned char* sm, i64 b) { tc_softmax_mma_dispatch(c, sm, d, scale, p, b); });
+  else
+    emulate_bytes(plan, threads, [&](HostCtx& c, unsigned char* sm, i64 b) { tc_softmax_program(c, sm, d, scale, p, b); });
 }
 template <class Op>
 void emulate_tc_u_solve(const SeqDims& d, const UsPtrs<Op>& p, float inv_tau, const LaunchPlan& plan, int threads = 0) {
