@@ -166,8 +166,9 @@ gpu::SeqDims tc_dims(benchmark::State& st) {
   d.B = st.range(0), d.H = st.range(1), d.T = st.range(2), d.dk = int(st.range(3)), d.dv = int(st.range(3)), d.C = 64;
   return d;
 }
-// linear attention's fifth argument: 0 = the host entry points' plan (the widest value tile, one
-// block per multiprocessor), 1 = two blocks per multiprocessor with a narrower tile (for comparison)
+// linear attention's fifth argument: 0 = the host entry points' plan (chunk-parallel, three passes;
+// the time includes the stream-ordered workspace allocation), 1 = the sequential program (one block
+// per head and value tile walking the chunks), for comparison in the same run
 void BM_GpuTcLinearAttention(benchmark::State& st, bool gated) {
   if (!have_device(st)) return;
   const gpu::SeqDims d = tc_dims(st);
@@ -175,7 +176,7 @@ void BM_GpuTcLinearAttention(benchmark::State& st, bool gated) {
   DevBf16 q(n, 1), k(n, 2), v(n, 3);
   DevArray o(n, 0), g(nb, 5, true);
   const gpu::LaunchPlan plan =
-      gpu::plan_tc_linear_attention(d, gpu::device_smem_limit(), st.range(4) ? gpu::device_smem_per_sm() : 0);
+      gpu::plan_tc_linear_attention(d, gpu::device_smem_limit(), 0, st.range(4) == 0);
   st.counters["value_tile"] = plan.vt;
   gpu::LaPtrs<__nv_bfloat16> p{q.p, k.p, v.p, gated ? g.p : nullptr, nullptr, o.p, nullptr};
   const double flops = double(d.B * d.H) * 2.0 * d.T * (64.0 * d.dk + 64.0 * d.dv + 2.0 * d.dk * d.dv);
@@ -222,7 +223,7 @@ BENCHMARK_CAPTURE(BM_GpuTcLinearAttention, ungated, false)
     ->Args({8, 16, 4096, 128, 0})
     ->Args({8, 16, 4096, 128, 1})
     ->UseManualTime();
-BENCHMARK_CAPTURE(BM_GpuTcLinearAttention, gated, true)->Args({8, 16, 4096, 128, 0})->UseManualTime();
+BENCHMARK_CAPTURE(BM_GpuTcLinearAttention, gated, true)->Args({8, 16, 4096, 128, 0})->Args({8, 16, 4096, 128, 1})->UseManualTime();
 BENCHMARK_CAPTURE(BM_GpuTcDeltaRule, ungated, false)->Args({1, 4, 4096, 128})->Args({8, 16, 4096, 128})->UseManualTime();
 BENCHMARK_CAPTURE(BM_GpuTcDeltaRule, gated, true)->Args({8, 16, 4096, 128})->UseManualTime();
 BENCHMARK(BM_GpuTcSoftmax)->Args({1, 4, 8192, 128})->Args({8, 16, 8192, 128})->UseManualTime();

@@ -1,6 +1,7 @@
 // Launch plans of the gpu/ kernels (host code, no CUDA: tested on machines without a GPU).
 #include "recall/gpu/programs.hpp"
 #include "recall/gpu/tc_programs.hpp"
+#include "recall/gpu/tc_linear_parallel.hpp"
 #include "recall/gpu/tc_softmax_mma.hpp"
 
 #include <stdexcept>
@@ -83,7 +84,20 @@ LaunchPlan tc_value_tiled(const SeqDims& d, std::size_t smem_limit, std::size_t 
 }
 }  // namespace
 
-LaunchPlan plan_tc_linear_attention(const SeqDims& d, std::size_t smem_limit, std::size_t smem_per_sm) {
+LaunchPlan plan_tc_linear_attention(const SeqDims& d, std::size_t smem_limit, std::size_t smem_per_sm, bool chunk_parallel) {
+  if (chunk_parallel) {
+    // the widest value tile (<= 64, no wider than dv needs) whose output pass fits one block
+    LaunchPlan p = tc_value_tiled(d, smem_limit, 0, kTcThreads, "plan_tc_linear_attention",
+                                  [&](int vt) { return TcLaParLayout(d.dk, vt, true).bytes; });
+    const LaParDims P(d, p.vt);
+    p.chunk_parallel = true;
+    p.grid = d.B * d.H * P.NC * P.NVT;
+    p.smem_bytes = TcLaParLayout(d.dk, p.vt, false).bytes;
+    p.smem_out = TcLaParLayout(d.dk, p.vt, true).bytes;
+    p.grid_scan = la_scan_blocks(d, p.vt);
+    p.work_bytes = la_work_bytes(d, p.vt);
+    return p;
+  }
   return tc_value_tiled(d, smem_limit, smem_per_sm, kTcThreads, "plan_tc_linear_attention",
                         [&](int vt) { return TcSeqLayout(d.dk, vt, false).bytes; });
 }

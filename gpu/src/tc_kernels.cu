@@ -3,6 +3,7 @@
 #include "recall/gpu/kernels.hpp"
 #include "launch_util.cuh"
 #include "recall/gpu/tc_programs.hpp"
+#include "recall/gpu/tc_linear_parallel.hpp"
 #include "recall/gpu/tc_softmax_mma.hpp"
 
 #include <cuda_bf16.h>
@@ -53,6 +54,20 @@ template <class In> __global__ void __launch_bounds__(kTcThreads) tc_la_kernel(S
   TcDeviceCtx ctx;
   tc_linear_attention_program(ctx, smb, d, vt, p, static_cast<i64>(blockIdx.x));
 }
+template <class In> __global__ void __launch_bounds__(kTcThreads) tc_la_state_kernel(SeqDims d, int vt, LaPtrs<In> p, LaWork<In> w) {
+  extern __shared__ __align__(128) unsigned char smb[];
+  TcDeviceCtx ctx;
+  tc_la_chunk_state_program(ctx, smb, d, vt, p, w, static_cast<i64>(blockIdx.x));
+}
+template <class In> __global__ void __launch_bounds__(kTcThreads) tc_la_scan_kernel(SeqDims d, int vt, LaPtrs<In> p, LaWork<In> w) {
+  TcDeviceCtx ctx;
+  tc_la_state_pass_program(ctx, d, vt, p, w, static_cast<i64>(blockIdx.x));
+}
+template <class In> __global__ void __launch_bounds__(kTcThreads) tc_la_out_kernel(SeqDims d, int vt, LaPtrs<In> p, LaWork<In> w) {
+  extern __shared__ __align__(128) unsigned char smb[];
+  TcDeviceCtx ctx;
+  tc_la_chunk_output_program(ctx, smb, d, vt, p, w, static_cast<i64>(blockIdx.x));
+}
 template <class In> __global__ void __launch_bounds__(kTcDrThreads) tc_dr_kernel(SeqDims d, int vt, DrPtrs<In> p) {
   extern __shared__ __align__(128) unsigned char smb[];
   TcDeviceCtx ctx;
@@ -88,6 +103,24 @@ void check_plan(const LaunchPlan& plan, int max_threads, const char* who) {
 
 template <class In> void launch_tc_linear_attention(const SeqDims& d, const LaPtrs<In>& p, const LaunchPlan& plan, void* stream) {
   check_plan(plan, kTcThreads, "launch_tc_linear_attention");
+  if (plan.chunk_parallel) {  // three passes through a stream-ordered workspace
+    const cudaStream_t s = static_cast<cudaStream_t>(stream);
+    void* base = nullptr;
+    cuda_check(cudaMallocAsync(&base, plan.work_bytes, s), "tensor-core linear attention: workspace allocation");
+    const LaWork<In> w = la_work_carve<In>(base, d, plan.vt);
+    set_smem(tc_la_state_kernel<In>, plan.smem_bytes);
+    tc_la_state_kernel<In><<<grid_of(plan), plan.threads, plan.smem_bytes, s>>>(d, plan.vt, p, w);
+    cuda_check(cudaGetLastError(), "tensor-core linear attention: chunk-state pass launch");
+    LaunchPlan scan = plan;
+    scan.grid = plan.grid_scan;
+    tc_la_scan_kernel<In><<<grid_of(scan), plan.threads, 0, s>>>(d, plan.vt, p, w);
+    cuda_check(cudaGetLastError(), "tensor-core linear attention: state pass launch");
+    set_smem(tc_la_out_kernel<In>, plan.smem_out);
+    tc_la_out_kernel<In><<<grid_of(plan), plan.threads, plan.smem_out, s>>>(d, plan.vt, p, w);
+    cuda_check(cudaGetLastError(), "tensor-core linear attention: output pass launch");
+    cuda_check(cudaFreeAsync(base, s), "tensor-core linear attention: workspace release");
+    return;
+  }
   set_smem(tc_la_kernel<In>, plan.smem_bytes);
   tc_la_kernel<In><<<grid_of(plan), plan.threads, plan.smem_bytes, static_cast<cudaStream_t>(stream)>>>(d, plan.vt, p);
   cuda_check(cudaGetLastError(), "tensor-core linear attention launch");

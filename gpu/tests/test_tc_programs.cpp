@@ -23,11 +23,12 @@ template <class Op> std::vector<Op> ops_of(const float* x, std::size_t n) {
   return r;
 }
 
-template <class Op> void tc_la(const SeqDims& d, const LaPtrs<float>& p, int threads) {
+// Parallel: the chunk-parallel three-pass program (the default plan); otherwise the sequential one.
+template <class Op, bool Parallel = true> void tc_la(const SeqDims& d, const LaPtrs<float>& p, int threads) {
   const std::size_t nk = std::size_t(d.B * d.H * d.T) * d.dk, nv = std::size_t(d.B * d.H * d.T) * d.dv;
   auto q = ops_of<Op>(p.q, nk), k = ops_of<Op>(p.k, nk), v = ops_of<Op>(p.v, nv);
   LaPtrs<Op> o{q.data(), k.data(), v.data(), p.log_gate, p.s0, p.o, p.s_final};
-  emulate_tc_linear_attention(d, o, plan_tc_linear_attention(d, kSmem), threads);
+  emulate_tc_linear_attention(d, o, plan_tc_linear_attention(d, kSmem, 0, Parallel), threads);
 }
 template <class Op> void tc_dr(const SeqDims& d, const DrPtrs<float>& p, int threads) {
   const std::size_t nk = std::size_t(d.B * d.H * d.T) * d.dk, nv = std::size_t(d.B * d.H * d.T) * d.dv;
@@ -113,6 +114,15 @@ TEST(TcPrograms, GatedLinearAttentionMatchesReferenceWithZeroGates) {
       check_linear_attention("gated_linear_attention", c, GateKind::uniform, la_runner(f.bf), f.p);
       check_linear_attention("gated_linear_attention", c, GateKind::zeros_mixed, la_runner(f.bf), f.p);
     }
+}
+// The sequential program (one block per head and value tile walking the chunks), still selectable.
+TEST(TcPrograms, SequentialLinearAttentionMatchesReference) {
+  for (const auto& f : kFormats)
+    for (const Case& c : tc_cases()) {
+      const LaRunner run = f.bf ? LaRunner(tc_la<hbf16, false>) : LaRunner(tc_la<hf16, false>);
+      check_linear_attention("gated_linear_attention", c, GateKind::zeros_mixed, run, f.p);
+    }
+  check_linear_attention("gated_linear_attention", kRealistic, GateKind::zeros_mixed, LaRunner(tc_la<hbf16, false>), Precision::bf16);
 }
 TEST(TcPrograms, DeltaRuleMatchesReference) {
   for (const auto& f : kFormats)
@@ -298,7 +308,17 @@ TEST(TcPrograms, CornersAreFiniteAndWithinBudget) {
 TEST(TcPlans, ValueTilesFitAndLargeShapesUse64BitGrids) {
   SeqDims d;
   d.B = 8, d.H = 16, d.T = 4096, d.dk = 128, d.dv = 128;
-  const LaunchPlan la = plan_tc_linear_attention(d, kSmem), dr = plan_tc_delta_rule(d, kSmem), us = plan_tc_u_solve(d, kSmem);
+  // linear attention, chunk-parallel: passes 1 and 3 over (head, chunk, value tile), pass 2 over the
+  // state elements, a workspace of fp32 increments and 16-bit states per chunk
+  const LaunchPlan lp = plan_tc_linear_attention(d, kSmem);
+  EXPECT_TRUE(lp.chunk_parallel);
+  EXPECT_EQ(lp.vt, 64);
+  EXPECT_EQ(lp.grid, d.B * d.H * (d.T / kTcC) * 2);
+  EXPECT_EQ(lp.grid_scan, d.B * d.H * 2 * (128 * 64 / kLaScanPerBlock));
+  EXPECT_LE(lp.smem_bytes, kSmem);
+  EXPECT_LE(lp.smem_out, kSmem);
+  EXPECT_GE(lp.work_bytes, std::size_t(6) * d.B * d.H * (d.T / kTcC) * 128 * 128);
+  const LaunchPlan la = plan_tc_linear_attention(d, kSmem, 0, false), dr = plan_tc_delta_rule(d, kSmem), us = plan_tc_u_solve(d, kSmem);
   for (const LaunchPlan* p : {&la, &dr, &us}) {
     EXPECT_EQ(p->vt, 64);
     EXPECT_EQ(p->grid, d.B * d.H * 2);
@@ -308,7 +328,7 @@ TEST(TcPlans, ValueTilesFitAndLargeShapesUse64BitGrids) {
   // with the multiprocessor's shared memory given, linear attention narrows its value tile so that
   // two blocks share a multiprocessor; the delta rule keeps its widest tile
   const std::size_t per_sm = 228 * 1024;
-  const LaunchPlan la2 = plan_tc_linear_attention(d, kSmem, per_sm), dr2 = plan_tc_delta_rule(d, kSmem, per_sm);
+  const LaunchPlan la2 = plan_tc_linear_attention(d, kSmem, per_sm, false), dr2 = plan_tc_delta_rule(d, kSmem, per_sm);
   EXPECT_EQ(la2.vt, 32);
   EXPECT_LE(2 * (la2.smem_bytes + 1024), per_sm);
   EXPECT_EQ(la2.grid, d.B * d.H * 4);

@@ -6,6 +6,7 @@
 
 #include "recall/gpu/programs.hpp"
 #include "recall/gpu/tc_programs.hpp"
+#include "recall/gpu/tc_linear_parallel.hpp"
 #include "recall/gpu/tc_softmax_mma.hpp"
 
 #include <cstring>
@@ -97,7 +98,21 @@ template <class Program> void emulate_bytes(const LaunchPlan& plan, int threads,
   }
 }
 template <class Op> void emulate_tc_linear_attention(const SeqDims& d, const LaPtrs<Op>& p, const LaunchPlan& plan, int threads = 0) {
-  emulate_bytes(plan, threads, [&](HostCtx& c, unsigned char* sm, i64 b) { tc_linear_attention_program(c, sm, d, plan.vt, p, b); });
+  if (!plan.chunk_parallel) {
+    emulate_bytes(plan, threads, [&](HostCtx& c, unsigned char* sm, i64 b) { tc_linear_attention_program(c, sm, d, plan.vt, p, b); });
+    return;
+  }
+  // three passes over a NaN-poisoned workspace (a slot pass 3 reads that pass 1 / 2 did not write shows)
+  std::vector<double> work((plan.work_bytes + sizeof(double) - 1) / sizeof(double), std::numeric_limits<double>::quiet_NaN());
+  std::memset(work.data(), 0xff, work.size() * sizeof(double));
+  const LaWork<Op> wk = la_work_carve<Op>(work.data(), d, plan.vt);
+  emulate_bytes(plan, threads, [&](HostCtx& c, unsigned char* sm, i64 b) { tc_la_chunk_state_program(c, sm, d, plan.vt, p, wk, b); });
+  LaunchPlan scan = plan;
+  scan.grid = plan.grid_scan, scan.smem_bytes = 0;
+  emulate_bytes(scan, threads, [&](HostCtx& c, unsigned char*, i64 b) { tc_la_state_pass_program(c, d, plan.vt, p, wk, b); });
+  LaunchPlan out = plan;
+  out.smem_bytes = plan.smem_out;
+  emulate_bytes(out, threads, [&](HostCtx& c, unsigned char* sm, i64 b) { tc_la_chunk_output_program(c, sm, d, plan.vt, p, wk, b); });
 }
 template <class Op> void emulate_tc_delta_rule(const SeqDims& d, const DrPtrs<Op>& p, const LaunchPlan& plan, int threads = 0) {
   emulate_bytes(plan, threads, [&](HostCtx& c, unsigned char* sm, i64 b) { tc_delta_rule_program(c, sm, d, plan.vt, p, b); });
