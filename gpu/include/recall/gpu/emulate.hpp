@@ -91,7 +91,7 @@ template <class Program> void emulate_bytes(const LaunchPlan& plan, int threads,
   std::vector<double> store((plan.smem_bytes + sizeof(double) - 1) / sizeof(double));
   auto* sm = reinterpret_cast<unsigned char*>(store.data());
   for (i64 blk = 0; blk < plan.grid; ++blk) {
-    std::memset(sm, 0xff, store.size() * sizeof(double));
+    if (!store.empty()) std::memset(sm, 0xff, store.size() * sizeof(double));  // (a pass without shared memory: none)
     program(ctx, sm, blk);
     if (!ctx.in_flight.empty() || !ctx.open.empty())
       throw std::logic_error("emulate: a block program ended with asynchronous copies not waited for");
