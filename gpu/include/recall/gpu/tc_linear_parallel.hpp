@@ -93,6 +93,24 @@ struct TcChunkTile {
   }
 };
 
+// Block blk of passes 1 and 3 with its layout and chunk rows [c0, c0 + n).
+struct TcChunkBlock {
+  TcLaParLayout L;
+  LaParDims P;
+  TcChunkTile ct;
+  i64 c0;
+  int n;
+  RECALL_HD TcChunkBlock(const SeqDims& d, int DVT, bool output, i64 blk)
+      : L(d.dk, DVT, output), P(d, DVT), ct(blk, P, d.dv), c0(ct.c * kTcC), n(int((d.T - c0) < kTcC ? (d.T - c0) : kTcC)) {}
+  // K and V (this value tile) of the chunk and its log gates (0 when ungated or past the end)
+  template <class Op> RECALL_HD void load_kv_gates(int tid, int nt, TcView v, const SeqDims& d, const LaPtrs<Op>& p) const {
+    tc_load(tid, nt, v.at<Op>(L.K), L.ldk, kTcC, L.DKP, p.k, row_offset(ct.bh, d.T, c0, d.dk), d.dk, n, 0, d.dk);
+    tc_load(tid, nt, v.at<Op>(L.V), L.ldt, kTcC, L.DVT, p.v, row_offset(ct.bh, d.T, c0, d.dv), d.dv, n, ct.j0, ct.nj);
+    float* lg = v.at<float>(L.lg);
+    for (int t = tid; t < kTcC; t += nt) lg[t] = (t < n && p.log_gate) ? p.log_gate[row_offset(ct.bh, d.T, c0 + t, 1)] : 0.0f;
+  }
+};
+
 // Pass 1: H_c = K_c^T (w . V_c) and a_c.
 #if defined(__CUDACC__)
 #pragma nv_exec_check_disable
@@ -100,21 +118,16 @@ struct TcChunkTile {
 template <class Ctx, class Op>
 RECALL_HD void tc_la_chunk_state_program(Ctx& ctx, unsigned char* smb, const SeqDims& d, int DVT, const LaPtrs<Op>& p, const LaWork<Op>& wk,
                                          i64 blk) {
-  const TcLaParLayout L(d.dk, DVT, false);
-  const LaParDims P(d, DVT);
-  const TcChunkTile ct(blk, P, d.dv);
+  const TcChunkBlock B(d, DVT, false, blk);
+  const TcLaParLayout& L = B.L;
+  const TcChunkTile& ct = B.ct;
+  const int n = B.n;
   const TcView v{smb};
-  const i64 c0 = ct.c * kTcC;
-  const int n = int((d.T - c0) < kTcC ? (d.T - c0) : kTcC);
   Op *K = v.at<Op>(L.K), *V = v.at<Op>(L.V), *Xw = v.at<Op>(L.Xw);
   float *Hs = v.at<float>(L.Hs), *lg = v.at<float>(L.lg), *eb = v.at<float>(L.eb), *w = v.at<float>(L.w);
   double* pre = v.at<double>(L.pre);
   int* rst = v.at<int>(L.rst);
-  ctx.phase([&](int tid, int nt) {
-    tc_load(tid, nt, K, L.ldk, kTcC, L.DKP, p.k, row_offset(ct.bh, d.T, c0, d.dk), d.dk, n, 0, d.dk);
-    tc_load(tid, nt, V, L.ldt, kTcC, L.DVT, p.v, row_offset(ct.bh, d.T, c0, d.dv), d.dv, n, ct.j0, ct.nj);
-    for (int t = tid; t < kTcC; t += nt) lg[t] = (t < n && p.log_gate) ? p.log_gate[row_offset(ct.bh, d.T, c0 + t, 1)] : 0.0f;
-  });
+  ctx.phase([&](int tid, int nt) { B.load_kv_gates(tid, nt, v, d, p); });
   ctx.warps([&](int wid, int, auto& W) {
     W.each([&](int lane) {
       const int t = wid * 32 + lane;
@@ -135,9 +148,9 @@ RECALL_HD void tc_la_chunk_state_program(Ctx& ctx, unsigned char* smb, const Seq
     }
   });
   ctx.phase([&](int tid, int nt) {
-    float* H = wk.H + P.block(ct.bh, ct.c, ct.vt);
+    float* H = wk.H + B.P.block(ct.bh, ct.c, ct.vt);
     for (int e = tid; e < L.DKP * L.DVT; e += nt) H[e] = Hs[(e >> L.lv) * L.ldt4 + (e & (L.DVT - 1))];
-    if (tid == 0 && ct.vt == 0) wk.a[ct.bh * P.NC + ct.c] = eb[n - 1];
+    if (tid == 0 && ct.vt == 0) wk.a[ct.bh * B.P.NC + ct.c] = eb[n - 1];
   });
 }
 
@@ -183,46 +196,26 @@ RECALL_HD void tc_la_state_pass_program(Ctx& ctx, const SeqDims& d, int DVT, con
 template <class Ctx, class Op>
 RECALL_HD void tc_la_chunk_output_program(Ctx& ctx, unsigned char* smb, const SeqDims& d, int DVT, const LaPtrs<Op>& p, const LaWork<Op>& wk,
                                           i64 blk) {
-  const TcLaParLayout L(d.dk, DVT, true);
-  const LaParDims P(d, DVT);
-  const TcChunkTile ct(blk, P, d.dv);
+  const TcChunkBlock B(d, DVT, true, blk);
+  const TcLaParLayout& L = B.L;
+  const TcChunkTile& ct = B.ct;
+  const i64 c0 = B.c0;
+  const int n = B.n;
   const TcView v{smb};
-  const i64 c0 = ct.c * kTcC;
-  const int n = int((d.T - c0) < kTcC ? (d.T - c0) : kTcC);
   Op *Q = v.at<Op>(L.Q), *K = v.at<Op>(L.K), *V = v.at<Op>(L.V), *Pop = v.at<Op>(L.Pop), *Sop = v.at<Op>(L.Sop);
   float *Pm = v.at<float>(L.P), *O = v.at<float>(L.O), *lg = v.at<float>(L.lg), *eb = v.at<float>(L.eb), *w = v.at<float>(L.w);
   double* pre = v.at<double>(L.pre);
   int* rst = v.at<int>(L.rst);
   ctx.phase([&](int tid, int nt) {
     tc_load(tid, nt, Q, L.ldk, kTcC, L.DKP, p.q, row_offset(ct.bh, d.T, c0, d.dk), d.dk, n, 0, d.dk);
-    tc_load(tid, nt, K, L.ldk, kTcC, L.DKP, p.k, row_offset(ct.bh, d.T, c0, d.dk), d.dk, n, 0, d.dk);
-    tc_load(tid, nt, V, L.ldt, kTcC, L.DVT, p.v, row_offset(ct.bh, d.T, c0, d.dv), d.dv, n, ct.j0, ct.nj);
+    B.load_kv_gates(tid, nt, v, d, p);
     // the state block is contiguous DKP x DVT: rows of DVT into the pitch ldt
-    tc_load(tid, nt, Sop, L.ldt, L.DKP, L.DVT, static_cast<const Op*>(wk.S), P.block(ct.bh, ct.c, ct.vt), L.DVT, L.DKP, 0, L.DVT);
-    for (int t = tid; t < kTcC; t += nt) lg[t] = (t < n && p.log_gate) ? p.log_gate[row_offset(ct.bh, d.T, c0 + t, 1)] : 0.0f;
+    tc_load(tid, nt, Sop, L.ldt, L.DKP, L.DVT, static_cast<const Op*>(wk.S), B.P.block(ct.bh, ct.c, ct.vt), L.DVT, L.DKP, 0, L.DVT);
   });
-  ctx.warps([&](int wid, int nw, auto& W) {
-    W.each([&](int lane) {
-      const int t = wid * 32 + lane;
-      if (t < kTcC) tc_gate_row(lg, t, n, pre, rst, eb, w, p.log_gate != nullptr);
-    });
-    const int uo = tc_units(L.DVT);
-    for (int u = wid; u < 8 + uo; u += nw) {
-      int r, c, wd;
-      if (u < 8) {
-        tc_unit(u, kTcC, &r, &c, &wd);
-        warp_mma_strip<Op, Lay::row, Lay::col>(Q + r * L.ldk, L.ldk, K + c * L.ldk, L.ldk, Pm + r * kTcLdS + c, kTcLdS, L.DKP, wd, false);
-      } else {
-        tc_unit(u - 8, L.DVT, &r, &c, &wd);
-        warp_mma_strip<Op, Lay::row, Lay::row>(Q + r * L.ldk, L.ldk, Sop + c, L.ldt, O + r * L.ldt4 + c, L.ldt4, L.DKP, wd, false);
-      }
-    }
-  });
+  const TcLaChunk<Op> ch{Q, K, Sop, Pm, O, Pop, lg, pre, rst, eb, w, L.ldk, L.DKP, L.ldt, L.ldt4, L.DVT};
+  ctx.warps([&](int wid, int nw, auto& W) { tc_la_gates_qk_qs(wid, nw, W, ch, n, p.log_gate != nullptr); });
   ctx.phase([&](int tid, int nt) {
-    for (int e = tid; e < kTcC * kTcC; e += nt) {
-      const int t = e >> 6, i = e & 63;  // kTcC = 64
-      Pop[t * kTcLdP + i] = op_from<Op>((t < n && i <= t) ? Pm[t * kTcLdS + i] * tc_decay(pre, rst, i, t) : 0.0f);
-    }
+    tc_la_decayed_scores(tid, nt, ch, n);
     for (int e = tid; e < kTcC * L.DVT; e += nt) {
       const int t = e >> L.lv, j = e & (L.DVT - 1);
       O[t * L.ldt4 + j] = t < n ? eb[t] * O[t * L.ldt4 + j] : 0.0f;

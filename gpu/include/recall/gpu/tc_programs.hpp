@@ -274,6 +274,45 @@ RECALL_HD void tc_output_and_state(int wid, int nw, const TcSeqLayout& L, const 
   }
 }
 
+// Pointers of one chunk's linear-attention phases (shared by the sequential program and the
+// chunk-parallel output pass of tc_linear_parallel.hpp).
+template <class Op> struct TcLaChunk {
+  const Op *Q, *K, *Sop;  // Q, K: 64 x ldk; Sop: DKP x ldt (the state, rounded)
+  float *P, *O;           // P: 64 x kTcLdS; O: 64 x ldt4
+  Op* Pop;                // 64 x kTcLdP
+  const float* lg;
+  double* pre;
+  int* rst;
+  float *eb, *w;
+  int ldk, DKP, ldt, ldt4, DVT;
+};
+// Warp phase: the chunk's gates (one lane per row), P = Q K^T (units 0-7) and O = Q S (units 8..).
+template <class Op, class Warp> RECALL_HD void tc_la_gates_qk_qs(int wid, int nw, Warp& W, const TcLaChunk<Op>& c, int n, bool gated) {
+  W.each([&](int lane) {
+    const int t = wid * 32 + lane;
+    if (t < kTcC) tc_gate_row(c.lg, t, n, c.pre, c.rst, c.eb, c.w, gated);
+  });
+  const int uo = tc_units(c.DVT);
+  for (int u = wid; u < 8 + uo; u += nw) {
+    int r, col, wd;
+    if (u < 8) {
+      tc_unit(u, kTcC, &r, &col, &wd);
+      warp_mma_strip<Op, Lay::row, Lay::col>(c.Q + r * c.ldk, c.ldk, c.K + col * c.ldk, c.ldk, c.P + r * kTcLdS + col, kTcLdS, c.DKP, wd, false);
+    } else {
+      tc_unit(u - 8, c.DVT, &r, &col, &wd);
+      warp_mma_strip<Op, Lay::row, Lay::row>(c.Q + r * c.ldk, c.ldk, c.Sop + col, c.ldt, c.O + r * c.ldt4 + col, c.ldt4, c.DKP, wd, false);
+    }
+  }
+}
+// Phase: Pop = the causal decayed scores P . D rounded to the storage type (rows >= n zero).
+template <class Op> RECALL_HD void tc_la_decayed_scores(int tid, int nt, const TcLaChunk<Op>& c, int n) {
+  RECALL_UNROLL4
+  for (int e = tid; e < kTcC * kTcC; e += nt) {
+    const int t = e >> 6, i = e & 63;  // kTcC = 64
+    c.Pop[t * kTcLdP + i] = op_from<Op>((t < n && i <= t) ? c.P[t * kTcLdS + i] * tc_decay(c.pre, c.rst, i, t) : 0.0f);
+  }
+}
+
 #if defined(__CUDACC__)
 #pragma nv_exec_check_disable
 #endif
@@ -289,6 +328,7 @@ RECALL_HD void tc_linear_attention_program(Ctx& ctx, unsigned char* smb, const S
   double* pre = v.at<double>(L.pre);
   int* rst = v.at<int>(L.rst);
   const float* lg = v.at<float>(L.lg);
+  const TcLaChunk<Op> ch{Q, K, Sop, P, O, Pop, lg, pre, rst, eb, w, L.ldk, L.DKP, L.ldt, L.ldt4, L.DVT};
   ctx.phase([&](int tid, int nt) { tc_state_init<Op>(tid, nt, L, v, d, p.s0, bh, j0, nj); });
   for (i64 c0 = 0; c0 < d.T; c0 += kTcC) {
     const int n = int((d.T - c0) < kTcC ? (d.T - c0) : kTcC);
@@ -298,29 +338,9 @@ RECALL_HD void tc_linear_attention_program(Ctx& ctx, unsigned char* smb, const S
       tc_load_gates(tid, nt, L, v, d, p.log_gate, nullptr, bh, c0, n);
     });
     // gates (one lane per row); P = Q K^T (units 0-7), O = Q S (units 8..)
-    ctx.warps([&](int wid, int nw, auto& W) {
-      W.each([&](int lane) {
-        const int t = wid * 32 + lane;
-        if (t < kTcC) tc_gate_row(lg, t, n, pre, rst, eb, w, p.log_gate != nullptr);
-      });
-      const int uo = tc_units(L.DVT);
-      for (int u = wid; u < 8 + uo; u += nw) {
-        int r, c, wd;
-        if (u < 8) {
-          tc_unit(u, kTcC, &r, &c, &wd);
-          warp_mma_strip<Op, Lay::row, Lay::col>(Q + r * L.ldk, L.ldk, K + c * L.ldk, L.ldk, P + r * kTcLdS + c, kTcLdS, L.DKP, wd, false);
-        } else {
-          tc_unit(u - 8, L.DVT, &r, &c, &wd);
-          warp_mma_strip<Op, Lay::row, Lay::row>(Q + r * L.ldk, L.ldk, Sop + c, L.ldt, O + r * L.ldt4 + c, L.ldt4, L.DKP, wd, false);
-        }
-      }
-    });
+    ctx.warps([&](int wid, int nw, auto& W) { tc_la_gates_qk_qs(wid, nw, W, ch, n, p.log_gate != nullptr); });
     ctx.phase([&](int tid, int nt) {
-      RECALL_UNROLL4
-      for (int e = tid; e < kTcC * kTcC; e += nt) {
-        const int t = e >> 6, i = e & 63;  // kTcC = 64
-        Pop[t * kTcLdP + i] = op_from<Op>((t < n && i <= t) ? P[t * kTcLdS + i] * tc_decay(pre, rst, i, t) : 0.0f);
-      }
+      tc_la_decayed_scores(tid, nt, ch, n);
       RECALL_UNROLL4
       for (int e = tid; e < kTcC * L.DVT; e += nt) {
         const int t = e >> L.lv, j = e & (L.DVT - 1);
