@@ -188,7 +188,8 @@ void BM_GpuTcDeltaRule(benchmark::State& st, bool gated) {
   const std::size_t n = std::size_t(d.B * d.H * d.T) * d.dk, nb = std::size_t(d.B * d.H * d.T);
   DevBf16 q(n, 1), k(n, 2, 0.1f), v(n, 3);
   DevArray o(n, 0), beta(nb, 4), g(nb, 5, true);
-  const gpu::LaunchPlan plan = gpu::plan_tc_delta_rule(d, gpu::device_smem_limit(), gpu::device_smem_per_sm());
+  // fifth argument as for linear attention: 0 = chunk-parallel (the entry points' plan), 1 = sequential
+  const gpu::LaunchPlan plan = gpu::plan_tc_delta_rule(d, gpu::device_smem_limit(), 0, st.range(4) == 0);
   st.counters["value_tile"] = plan.vt;
   gpu::DrPtrs<__nv_bfloat16> p{q.p, k.p, v.p, beta.p, gated ? g.p : nullptr, nullptr, o.p, nullptr};
   const double C = 64;
@@ -224,8 +225,12 @@ BENCHMARK_CAPTURE(BM_GpuTcLinearAttention, ungated, false)
     ->Args({8, 16, 4096, 128, 1})
     ->UseManualTime();
 BENCHMARK_CAPTURE(BM_GpuTcLinearAttention, gated, true)->Args({8, 16, 4096, 128, 0})->Args({8, 16, 4096, 128, 1})->UseManualTime();
-BENCHMARK_CAPTURE(BM_GpuTcDeltaRule, ungated, false)->Args({1, 4, 4096, 128})->Args({8, 16, 4096, 128})->UseManualTime();
-BENCHMARK_CAPTURE(BM_GpuTcDeltaRule, gated, true)->Args({8, 16, 4096, 128})->UseManualTime();
+BENCHMARK_CAPTURE(BM_GpuTcDeltaRule, ungated, false)
+    ->Args({1, 4, 4096, 128, 0})
+    ->Args({8, 16, 4096, 128, 0})
+    ->Args({8, 16, 4096, 128, 1})
+    ->UseManualTime();
+BENCHMARK_CAPTURE(BM_GpuTcDeltaRule, gated, true)->Args({8, 16, 4096, 128, 0})->Args({8, 16, 4096, 128, 1})->UseManualTime();
 BENCHMARK(BM_GpuTcSoftmax)->Args({1, 4, 8192, 128})->Args({8, 16, 8192, 128})->UseManualTime();
 BENCHMARK(BM_GpuTcUSolve)->Args({1, 4, 8192, 128})->Args({8, 16, 4096, 128})->UseManualTime();
 // the fp32 SIMT programs (f32 inputs, B=1 H=4): BM_Gpu<Op>/T/d

@@ -132,7 +132,12 @@ template <class In> void run_dr(const DeltaRuleArgs& a, const SeqDims& d, bool t
   DrPtrs<In> p{q.p, k.p, v.p, b.p, g.p, s0.p, o.p, sf.p};
   if constexpr (!std::is_same_v<In, float>) {
     if (tc) {
-      launch_tc_delta_rule<In>(d, p, plan_tc_delta_rule(d, device_smem_limit()), nullptr);
+      LaunchPlan plan = plan_tc_delta_rule(d, device_smem_limit());
+      std::size_t free_b = 0, total_b = 0;
+      cuda_check(cudaMemGetInfo(&free_b, &total_b), "cudaMemGetInfo");
+      // the chunk-parallel workspace must leave room: otherwise the sequential program (no workspace)
+      if (plan.work_bytes > free_b / 2) plan = plan_tc_delta_rule(d, device_smem_limit(), 0, false);
+      launch_tc_delta_rule<In>(d, p, plan, nullptr);
       cuda_check(cudaDeviceSynchronize(), "tensor-core delta rule kernel");
       download(a.o, o);
       download(a.s_final, sf);

@@ -1,6 +1,7 @@
 // Launch plans of the gpu/ kernels (host code, no CUDA: tested on machines without a GPU).
 #include "recall/gpu/programs.hpp"
 #include "recall/gpu/tc_programs.hpp"
+#include "recall/gpu/tc_delta_parallel.hpp"
 #include "recall/gpu/tc_linear_parallel.hpp"
 #include "recall/gpu/tc_softmax_mma.hpp"
 
@@ -95,6 +96,7 @@ LaunchPlan plan_tc_linear_attention(const SeqDims& d, std::size_t smem_limit, st
     p.smem_bytes = TcLaParLayout(d.dk, p.vt, false).bytes;
     p.smem_out = TcLaParLayout(d.dk, p.vt, true).bytes;
     p.grid_scan = la_scan_blocks(d, p.vt);
+    p.grid_out = p.grid;
     p.work_bytes = la_work_bytes(d, p.vt);
     return p;
   }
@@ -103,7 +105,24 @@ LaunchPlan plan_tc_linear_attention(const SeqDims& d, std::size_t smem_limit, st
 }
 // The delta rule's chunk products (K K^T, Q K^T) are recomputed by every value tile: it keeps the
 // widest tile and one block of 16 warps per multiprocessor instead of narrowing to fit two.
-LaunchPlan plan_tc_delta_rule(const SeqDims& d, std::size_t smem_limit, std::size_t) {
+LaunchPlan plan_tc_delta_rule(const SeqDims& d, std::size_t smem_limit, std::size_t, bool chunk_parallel) {
+  if (chunk_parallel) {
+    // the widest value tile whose state walk (the largest pass) fits one block
+    LaunchPlan p = tc_value_tiled(d, smem_limit, 0, kTcThreads, "plan_tc_delta_rule", [&](int vt) {
+      const std::size_t a = TcDrScanLayout(d.dk, vt).bytes, b = TcLaParLayout(d.dk, vt, true).bytes, c = TcDrUtLayout(d.dk).bytes;
+      return a > b ? (a > c ? a : c) : (b > c ? b : c);
+    });
+    const LaParDims P(d, p.vt);
+    p.chunk_parallel = true;
+    p.grid = d.B * d.H * P.NC * (P.NVT + dr_key_tiles(P.DKP));
+    p.smem_bytes = TcDrUtLayout(d.dk).bytes;
+    p.grid_scan = d.B * d.H * P.NVT;
+    p.smem_scan = TcDrScanLayout(d.dk, p.vt).bytes;
+    p.grid_out = d.B * d.H * P.NC * P.NVT;
+    p.smem_out = TcLaParLayout(d.dk, p.vt, true).bytes;
+    p.work_bytes = dr_work_bytes(d, p.vt);
+    return p;
+  }
   return tc_value_tiled(d, smem_limit, 0, kTcDrThreads, "plan_tc_delta_rule", [&](int vt) { return TcSeqLayout(d.dk, vt, true).bytes; });
 }
 LaunchPlan plan_tc_u_solve(const SeqDims& d, std::size_t smem_limit, std::size_t smem_per_sm) {

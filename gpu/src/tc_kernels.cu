@@ -3,6 +3,7 @@
 #include "recall/gpu/kernels.hpp"
 #include "launch_util.cuh"
 #include "recall/gpu/tc_programs.hpp"
+#include "recall/gpu/tc_delta_parallel.hpp"
 #include "recall/gpu/tc_linear_parallel.hpp"
 #include "recall/gpu/tc_softmax_mma.hpp"
 
@@ -68,6 +69,16 @@ template <class In> __global__ void __launch_bounds__(kTcThreads) tc_la_out_kern
   TcDeviceCtx ctx;
   tc_la_chunk_output_program(ctx, smb, d, vt, p, w, static_cast<i64>(blockIdx.x));
 }
+template <class In> __global__ void __launch_bounds__(kTcThreads) tc_dr_ut_kernel(SeqDims d, int vt, DrPtrs<In> p, DrWork<In> w) {
+  extern __shared__ __align__(128) unsigned char smb[];
+  TcDeviceCtx ctx;
+  tc_dr_ut_program(ctx, smb, d, vt, p, w, static_cast<i64>(blockIdx.x));
+}
+template <class In> __global__ void __launch_bounds__(kTcThreads) tc_dr_state_kernel(SeqDims d, int vt, DrPtrs<In> p, DrWork<In> w) {
+  extern __shared__ __align__(128) unsigned char smb[];
+  TcDeviceCtx ctx;
+  tc_dr_state_program(ctx, smb, d, vt, p, w, static_cast<i64>(blockIdx.x));
+}
 template <class In> __global__ void __launch_bounds__(kTcDrThreads) tc_dr_kernel(SeqDims d, int vt, DrPtrs<In> p) {
   extern __shared__ __align__(128) unsigned char smb[];
   TcDeviceCtx ctx;
@@ -115,8 +126,10 @@ template <class In> void launch_tc_linear_attention(const SeqDims& d, const LaPt
     scan.grid = plan.grid_scan;
     tc_la_scan_kernel<In><<<grid_of(scan), plan.threads, 0, s>>>(d, plan.vt, p, w);
     cuda_check(cudaGetLastError(), "tensor-core linear attention: state pass launch");
+    LaunchPlan out = plan;
+    out.grid = plan.grid_out;
     set_smem(tc_la_out_kernel<In>, plan.smem_out);
-    tc_la_out_kernel<In><<<grid_of(plan), plan.threads, plan.smem_out, s>>>(d, plan.vt, p, w);
+    tc_la_out_kernel<In><<<grid_of(out), plan.threads, plan.smem_out, s>>>(d, plan.vt, p, w);
     cuda_check(cudaGetLastError(), "tensor-core linear attention: output pass launch");
     cuda_check(cudaFreeAsync(base, s), "tensor-core linear attention: workspace release");
     return;
@@ -127,6 +140,25 @@ template <class In> void launch_tc_linear_attention(const SeqDims& d, const LaPt
 }
 template <class In> void launch_tc_delta_rule(const SeqDims& d, const DrPtrs<In>& p, const LaunchPlan& plan, void* stream) {
   check_plan(plan, kTcDrThreads, "launch_tc_delta_rule");
+  if (plan.chunk_parallel) {  // three passes through a stream-ordered workspace
+    const cudaStream_t s = static_cast<cudaStream_t>(stream);
+    void* base = nullptr;
+    cuda_check(cudaMallocAsync(&base, plan.work_bytes, s), "tensor-core delta rule: workspace allocation");
+    const DrWork<In> w = dr_work_carve<In>(base, d, plan.vt);
+    set_smem(tc_dr_ut_kernel<In>, plan.smem_bytes);
+    tc_dr_ut_kernel<In><<<grid_of(plan), plan.threads, plan.smem_bytes, s>>>(d, plan.vt, p, w);
+    cuda_check(cudaGetLastError(), "tensor-core delta rule: UT pass launch");
+    LaunchPlan scan = plan, out = plan;
+    scan.grid = plan.grid_scan, out.grid = plan.grid_out;
+    set_smem(tc_dr_state_kernel<In>, plan.smem_scan);
+    tc_dr_state_kernel<In><<<grid_of(scan), plan.threads, plan.smem_scan, s>>>(d, plan.vt, p, w);
+    cuda_check(cudaGetLastError(), "tensor-core delta rule: state pass launch");
+    set_smem(tc_la_out_kernel<In>, plan.smem_out);
+    tc_la_out_kernel<In><<<grid_of(out), plan.threads, plan.smem_out, s>>>(d, plan.vt, dr_output_view(p), w.la);
+    cuda_check(cudaGetLastError(), "tensor-core delta rule: output pass launch");
+    cuda_check(cudaFreeAsync(base, s), "tensor-core delta rule: workspace release");
+    return;
+  }
   set_smem(tc_dr_kernel<In>, plan.smem_bytes);
   tc_dr_kernel<In><<<grid_of(plan), plan.threads, plan.smem_bytes, static_cast<cudaStream_t>(stream)>>>(d, plan.vt, p);
   cuda_check(cudaGetLastError(), "tensor-core delta rule launch");

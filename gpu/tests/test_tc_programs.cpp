@@ -30,11 +30,11 @@ template <class Op, bool Parallel = true> void tc_la(const SeqDims& d, const LaP
   LaPtrs<Op> o{q.data(), k.data(), v.data(), p.log_gate, p.s0, p.o, p.s_final};
   emulate_tc_linear_attention(d, o, plan_tc_linear_attention(d, kSmem, 0, Parallel), threads);
 }
-template <class Op> void tc_dr(const SeqDims& d, const DrPtrs<float>& p, int threads) {
+template <class Op, bool Parallel = true> void tc_dr(const SeqDims& d, const DrPtrs<float>& p, int threads) {
   const std::size_t nk = std::size_t(d.B * d.H * d.T) * d.dk, nv = std::size_t(d.B * d.H * d.T) * d.dv;
   auto q = ops_of<Op>(p.q, nk), k = ops_of<Op>(p.k, nk), v = ops_of<Op>(p.v, nv);
   DrPtrs<Op> o{q.data(), k.data(), v.data(), p.beta, p.log_gate, p.s0, p.o, p.s_final};
-  emulate_tc_delta_rule(d, o, plan_tc_delta_rule(d, kSmem), threads);
+  emulate_tc_delta_rule(d, o, plan_tc_delta_rule(d, kSmem, 0, Parallel), threads);
 }
 template <class Op> void tc_sm(const SeqDims& d, const SmPtrs<float>& p, float scale, int threads) {
   const std::size_t nk = std::size_t(d.B * d.H * d.T) * d.dk, nv = std::size_t(d.B * d.H * d.T) * d.dv;
@@ -123,6 +123,15 @@ TEST(TcPrograms, SequentialLinearAttentionMatchesReference) {
       check_linear_attention("gated_linear_attention", c, GateKind::zeros_mixed, run, f.p);
     }
   check_linear_attention("gated_linear_attention", kRealistic, GateKind::zeros_mixed, LaRunner(tc_la<hbf16, false>), Precision::bf16);
+}
+// The sequential delta-rule program (one block per head and value tile walking the chunks).
+TEST(TcPrograms, SequentialDeltaRuleMatchesReference) {
+  for (const auto& f : kFormats)
+    for (const Case& c : tc_cases()) {
+      const DrRunner run = f.bf ? DrRunner(tc_dr<hbf16, false>) : DrRunner(tc_dr<hf16, false>);
+      check_delta_rule(c, true, run, true, f.p);
+    }
+  check_delta_rule(kRealistic, true, DrRunner(tc_dr<hbf16, false>), true, Precision::bf16);
 }
 TEST(TcPrograms, DeltaRuleMatchesReference) {
   for (const auto& f : kFormats)
@@ -318,7 +327,17 @@ TEST(TcPlans, ValueTilesFitAndLargeShapesUse64BitGrids) {
   EXPECT_LE(lp.smem_bytes, kSmem);
   EXPECT_LE(lp.smem_out, kSmem);
   EXPECT_GE(lp.work_bytes, std::size_t(6) * d.B * d.H * (d.T / kTcC) * 128 * 128);
-  const LaunchPlan la = plan_tc_linear_attention(d, kSmem, 0, false), dr = plan_tc_delta_rule(d, kSmem), us = plan_tc_u_solve(d, kSmem);
+  // delta rule, chunk-parallel: pass 1 over (head, chunk, value tiles + key tiles), pass 2 over
+  // (head, value tile), pass 3 over (head, chunk, value tile)
+  const LaunchPlan dp = plan_tc_delta_rule(d, kSmem);
+  EXPECT_TRUE(dp.chunk_parallel);
+  EXPECT_EQ(dp.vt, 64);
+  EXPECT_EQ(dp.grid, d.B * d.H * (d.T / kTcC) * (2 + 2));
+  EXPECT_EQ(dp.grid_scan, d.B * d.H * 2);
+  EXPECT_EQ(dp.grid_out, d.B * d.H * (d.T / kTcC) * 2);
+  for (std::size_t b : {dp.smem_bytes, dp.smem_scan, dp.smem_out}) EXPECT_LE(b, kSmem);
+  const LaunchPlan la = plan_tc_linear_attention(d, kSmem, 0, false), dr = plan_tc_delta_rule(d, kSmem, 0, false),
+                   us = plan_tc_u_solve(d, kSmem);
   for (const LaunchPlan* p : {&la, &dr, &us}) {
     EXPECT_EQ(p->vt, 64);
     EXPECT_EQ(p->grid, d.B * d.H * 2);
@@ -328,7 +347,7 @@ TEST(TcPlans, ValueTilesFitAndLargeShapesUse64BitGrids) {
   // with the multiprocessor's shared memory given, linear attention narrows its value tile so that
   // two blocks share a multiprocessor; the delta rule keeps its widest tile
   const std::size_t per_sm = 228 * 1024;
-  const LaunchPlan la2 = plan_tc_linear_attention(d, kSmem, per_sm, false), dr2 = plan_tc_delta_rule(d, kSmem, per_sm);
+  const LaunchPlan la2 = plan_tc_linear_attention(d, kSmem, per_sm, false), dr2 = plan_tc_delta_rule(d, kSmem, per_sm, false);
   EXPECT_EQ(la2.vt, 32);
   EXPECT_LE(2 * (la2.smem_bytes + 1024), per_sm);
   EXPECT_EQ(la2.grid, d.B * d.H * 4);
@@ -349,7 +368,7 @@ TEST(TcPlans, ValueTilesFitAndLargeShapesUse64BitGrids) {
   const LaunchPlan sm256 = plan_tc_softmax(d, kSmem);  // WMMA: 64-row query tiles, 4 warps
   EXPECT_EQ(sm256.grid, d.B * d.H * (d.T / kTcC));
   EXPECT_EQ(sm256.threads, kTcSmThreads);
-  const LaunchPlan dr256 = plan_tc_delta_rule(d, kSmem);
+  const LaunchPlan dr256 = plan_tc_delta_rule(d, kSmem, 0, false);
   EXPECT_LT(dr256.vt, 64);
   EXPECT_LE(dr256.smem_bytes, kSmem);
   d.dk = 300;

@@ -6,6 +6,7 @@
 
 #include "recall/gpu/programs.hpp"
 #include "recall/gpu/tc_programs.hpp"
+#include "recall/gpu/tc_delta_parallel.hpp"
 #include "recall/gpu/tc_linear_parallel.hpp"
 #include "recall/gpu/tc_softmax_mma.hpp"
 
@@ -111,11 +112,25 @@ template <class Op> void emulate_tc_linear_attention(const SeqDims& d, const LaP
   scan.grid = plan.grid_scan, scan.smem_bytes = 0;
   emulate_bytes(scan, threads, [&](HostCtx& c, unsigned char*, i64 b) { tc_la_state_pass_program(c, d, plan.vt, p, wk, b); });
   LaunchPlan out = plan;
-  out.smem_bytes = plan.smem_out;
+  out.grid = plan.grid_out, out.smem_bytes = plan.smem_out;
   emulate_bytes(out, threads, [&](HostCtx& c, unsigned char* sm, i64 b) { tc_la_chunk_output_program(c, sm, d, plan.vt, p, wk, b); });
 }
 template <class Op> void emulate_tc_delta_rule(const SeqDims& d, const DrPtrs<Op>& p, const LaunchPlan& plan, int threads = 0) {
-  emulate_bytes(plan, threads, [&](HostCtx& c, unsigned char* sm, i64 b) { tc_delta_rule_program(c, sm, d, plan.vt, p, b); });
+  if (!plan.chunk_parallel) {
+    emulate_bytes(plan, threads, [&](HostCtx& c, unsigned char* sm, i64 b) { tc_delta_rule_program(c, sm, d, plan.vt, p, b); });
+    return;
+  }
+  std::vector<double> work((plan.work_bytes + sizeof(double) - 1) / sizeof(double));
+  std::memset(work.data(), 0xff, work.size() * sizeof(double));  // NaN in every fp32 / 16-bit slot
+  const DrWork<Op> wk = dr_work_carve<Op>(work.data(), d, plan.vt);
+  emulate_bytes(plan, threads, [&](HostCtx& c, unsigned char* sm, i64 b) { tc_dr_ut_program(c, sm, d, plan.vt, p, wk, b); });
+  LaunchPlan scan = plan;
+  scan.grid = plan.grid_scan, scan.smem_bytes = plan.smem_scan;
+  emulate_bytes(scan, threads, [&](HostCtx& c, unsigned char* sm, i64 b) { tc_dr_state_program(c, sm, d, plan.vt, p, wk, b); });
+  LaunchPlan out = plan;
+  out.grid = plan.grid_out, out.smem_bytes = plan.smem_out;
+  const LaPtrs<Op> lp = dr_output_view(p);
+  emulate_bytes(out, threads, [&](HostCtx& c, unsigned char* sm, i64 b) { tc_la_chunk_output_program(c, sm, d, plan.vt, lp, wk.la, b); });
 }
 template <class Op> void emulate_tc_softmax(const SeqDims& d, const SmPtrs<Op>& p, float scale, const LaunchPlan& plan, int threads = 0) {
   if (plan.Bq == kMmaSmRows)  // the mma.sync program (dk, dv <= 128)

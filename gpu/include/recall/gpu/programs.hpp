@@ -490,12 +490,12 @@ struct LaunchPlan {
   std::size_t smem_bytes = 0;
   int C = 0, Bq = 0, Bk = 0;  // chunk / tile sizes chosen
   int vt = 0;                 // value-tile width (tensor-core programs: one block per head x value tile)
-  // chunk-parallel tensor-core linear attention (tc_linear_parallel.hpp): three passes; grid and
-  // smem_bytes are pass 1's (chunk states), grid_scan pass 2's, smem_out pass 3's (outputs);
-  // work_bytes of global workspace.
+  // chunk-parallel tensor-core linear attention / delta rule (tc_linear_parallel.hpp,
+  // tc_delta_parallel.hpp): three passes; grid and smem_bytes are pass 1's, grid_scan and smem_scan
+  // pass 2's (the state walk), grid_out and smem_out pass 3's (outputs); work_bytes of workspace.
   bool chunk_parallel = false;
-  i64 grid_scan = 0;
-  std::size_t smem_out = 0, work_bytes = 0;
+  i64 grid_scan = 0, grid_out = 0;
+  std::size_t smem_scan = 0, smem_out = 0, work_bytes = 0;
 };
 // Largest chunk C <= c_max (a power of two >= 1) whose shared memory fits smem_limit bytes.
 // Throws std::invalid_argument when even C = 1 does not fit (dk*dv too large for one block).

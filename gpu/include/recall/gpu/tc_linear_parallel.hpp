@@ -23,15 +23,17 @@ namespace recall::gpu {
 
 // Workspace of the three passes (device or host memory), DKP x DVT blocks per (head, chunk, tile).
 template <class Op> struct LaWork {
-  float* H;   // [BH][NC][NVT][DKP][DVT] chunk increments
-  float* a;   // [BH][NC] chunk decays
-  Op* S;      // [BH][NC][NVT][DKP][DVT] states before each chunk, rounded
+  float* H;          // [BH][NC][NVT][DKP][DVT] chunk increments
+  float* a;          // [BH][NC] chunk decays
+  Op* S;             // [BH][NC][NVT][DKP][DVT] states before each chunk, rounded
+  Op* D = nullptr;   // [BH][NC][NVT][64][DVT] values of the output pass in place of V (delta rule), or null
 };
 struct LaParDims {
   i64 NC = 0;  // chunks
   int NVT = 0, DKP = 0, DVT = 0;
   RECALL_HD LaParDims(const SeqDims& d, int dvt) : NC((d.T + kTcC - 1) / kTcC), NVT((d.dv + dvt - 1) / dvt), DKP(pad16(d.dk)), DVT(dvt) {}
   RECALL_HD i64 block(i64 bh, i64 c, int vt) const { return ((bh * NC + c) * NVT + vt) * i64(DKP) * DVT; }
+  RECALL_HD i64 dblock(i64 bh, i64 c, int vt) const { return ((bh * NC + c) * NVT + vt) * i64(kTcC) * DVT; }
   RECALL_HD std::size_t elems(const SeqDims& d) const { return std::size_t(d.B * d.H * NC * NVT) * std::size_t(DKP) * DVT; }
 };
 // Bytes of the workspace (fp32 H, 16-bit S, fp32 a), each region 256-byte aligned.
@@ -102,10 +104,13 @@ struct TcChunkBlock {
   int n;
   RECALL_HD TcChunkBlock(const SeqDims& d, int DVT, bool output, i64 blk)
       : L(d.dk, DVT, output), P(d, DVT), ct(blk, P, d.dv), c0(ct.c * kTcC), n(int((d.T - c0) < kTcC ? (d.T - c0) : kTcC)) {}
-  // K and V (this value tile) of the chunk and its log gates (0 when ungated or past the end)
-  template <class Op> RECALL_HD void load_kv_gates(int tid, int nt, TcView v, const SeqDims& d, const LaPtrs<Op>& p) const {
+  // K and V (this value tile) of the chunk and its log gates (0 when ungated or past the end); with
+  // vw (the delta rule's corrections in the workspace) the value tile comes from there instead
+  template <class Op>
+  RECALL_HD void load_kv_gates(int tid, int nt, TcView v, const SeqDims& d, const LaPtrs<Op>& p, const Op* vw = nullptr) const {
     tc_load(tid, nt, v.at<Op>(L.K), L.ldk, kTcC, L.DKP, p.k, row_offset(ct.bh, d.T, c0, d.dk), d.dk, n, 0, d.dk);
-    tc_load(tid, nt, v.at<Op>(L.V), L.ldt, kTcC, L.DVT, p.v, row_offset(ct.bh, d.T, c0, d.dv), d.dv, n, ct.j0, ct.nj);
+    if (vw) tc_load(tid, nt, v.at<Op>(L.V), L.ldt, kTcC, L.DVT, vw, P.dblock(ct.bh, ct.c, ct.vt), L.DVT, n, 0, L.DVT);
+    else tc_load(tid, nt, v.at<Op>(L.V), L.ldt, kTcC, L.DVT, p.v, row_offset(ct.bh, d.T, c0, d.dv), d.dv, n, ct.j0, ct.nj);
     float* lg = v.at<float>(L.lg);
     for (int t = tid; t < kTcC; t += nt) lg[t] = (t < n && p.log_gate) ? p.log_gate[row_offset(ct.bh, d.T, c0 + t, 1)] : 0.0f;
   }
@@ -208,7 +213,7 @@ RECALL_HD void tc_la_chunk_output_program(Ctx& ctx, unsigned char* smb, const Se
   int* rst = v.at<int>(L.rst);
   ctx.phase([&](int tid, int nt) {
     tc_load(tid, nt, Q, L.ldk, kTcC, L.DKP, p.q, row_offset(ct.bh, d.T, c0, d.dk), d.dk, n, 0, d.dk);
-    B.load_kv_gates(tid, nt, v, d, p);
+    B.load_kv_gates(tid, nt, v, d, p, static_cast<const Op*>(wk.D));
     // the state block is contiguous DKP x DVT: rows of DVT into the pitch ldt
     tc_load(tid, nt, Sop, L.ldt, L.DKP, L.DVT, static_cast<const Op*>(wk.S), B.P.block(ct.bh, ct.c, ct.vt), L.DVT, L.DKP, 0, L.DVT);
   });

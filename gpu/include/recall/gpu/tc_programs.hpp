@@ -696,7 +696,9 @@ constexpr int kTcSmThreads = 128;   // 4 warps of 16 query rows: softmax
 // chunk_parallel (the default): the three-pass program of tc_linear_parallel.hpp; otherwise the
 // sequential program above (one block per head and value tile walking the chunks).
 LaunchPlan plan_tc_linear_attention(const SeqDims& d, std::size_t smem_limit, std::size_t smem_per_sm = 0, bool chunk_parallel = true);
-LaunchPlan plan_tc_delta_rule(const SeqDims& d, std::size_t smem_limit, std::size_t smem_per_sm = 0);
+// chunk_parallel (the default): the three-pass program of tc_delta_parallel.hpp; otherwise the
+// sequential program above.
+LaunchPlan plan_tc_delta_rule(const SeqDims& d, std::size_t smem_limit, std::size_t smem_per_sm = 0, bool chunk_parallel = true);
 LaunchPlan plan_tc_softmax(const SeqDims& d, std::size_t smem_limit);
 LaunchPlan plan_tc_u_solve(const SeqDims& d, std::size_t smem_limit, std::size_t smem_per_sm = 0);
 
