@@ -84,19 +84,20 @@ void register_gpu_implementations(Registry& r) {
          "gpu/ WY/UT block program, fp32"});
   r.add({"gated_delta_rule", "cuda.chunked", dev, Precision::f32, [](const TensorMap& in) { return run_delta(in, true); },
          "gpu/ WY/UT block program, fp32"});
-  // tensor-core programs (gpu/include/recall/gpu/tc_programs.hpp): 16-bit operands, fp32 accumulation
+  // tensor-core programs (gpu/include/recall/gpu/tc_linear_parallel.hpp, tc_delta_parallel.hpp,
+  // tc_softmax_mma.hpp; the sequential and WMMA ones in tc_programs.hpp): 16-bit operands, fp32 accumulation
   for (Precision p : {Precision::bf16, Precision::f16}) {
     const std::string fmt = precision_name(p);
     r.add({"linear_attention", "cuda.tc", dev, p, [p](const TensorMap& in) { return run_linear(in, false, p); },
-           "gpu/ tensor-core chunked program, " + fmt + " operands, fp32 accumulation, outputs rounded to " + fmt});
+           "gpu/ tensor-core chunk-parallel program (three passes), " + fmt + " operands, fp32 accumulation, outputs rounded to " + fmt});
     r.add({"gated_linear_attention", "cuda.tc", dev, p, [p](const TensorMap& in) { return run_linear(in, true, p); },
-           "gpu/ tensor-core chunked program, " + fmt + " operands, fp32 accumulation, outputs rounded to " + fmt});
+           "gpu/ tensor-core chunk-parallel program (three passes), " + fmt + " operands, fp32 accumulation, outputs rounded to " + fmt});
     r.add({"delta_rule", "cuda.tc", dev, p, [p](const TensorMap& in) { return run_delta(in, false, p); },
-           "gpu/ tensor-core WY/UT program (fp32 substitution), " + fmt + " operands, outputs rounded to " + fmt});
+           "gpu/ tensor-core chunk-parallel UT program (fp32 substitution, two-GEMM state walk), " + fmt + " operands, outputs rounded to " + fmt});
     r.add({"gated_delta_rule", "cuda.tc", dev, p, [p](const TensorMap& in) { return run_delta(in, true, p); },
-           "gpu/ tensor-core WY/UT program (fp32 substitution), " + fmt + " operands, outputs rounded to " + fmt});
+           "gpu/ tensor-core chunk-parallel UT program (fp32 substitution, two-GEMM state walk), " + fmt + " operands, outputs rounded to " + fmt});
     r.add({"softmax_attention", "cuda.tc", dev, p, [p](const TensorMap& in) { return run_softmax(in, p); },
-           "gpu/ FlashAttention-2-style tensor-core program, " + fmt + " operands, fp32 accumulation, outputs rounded to " + fmt});
+           "gpu/ FlashAttention-2-style mma.sync program (registers; WMMA above d = 128), " + fmt + " operands, fp32 accumulation, outputs rounded to " + fmt});
   }
 }
 #else

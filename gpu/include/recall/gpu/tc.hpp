@@ -105,6 +105,9 @@ template <> struct OpTraits<hbf16> {
 template <> struct OpTraits<hf16> {
   RECALL_HD static hf16 from(float x) { return hf16_from(x); }
 };
+template <> struct OpTraits<float> {  // fp32 tiles through the same loaders
+  RECALL_HD static float from(float x) { return x; }
+};
 #if defined(__CUDACC__)
 template <> struct OpTraits<__nv_bfloat16> {
   RECALL_HD static __nv_bfloat16 from(float x) { return __float2bfloat16_rn(x); }

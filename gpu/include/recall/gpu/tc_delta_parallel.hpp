@@ -18,6 +18,7 @@
 // sensitivity term at the storage precision covers both, and the tests judge it.
 #pragma once
 
+#include "recall/gpu/mma.hpp"
 #include "recall/gpu/tc_linear_parallel.hpp"
 
 namespace recall::gpu {
@@ -147,23 +148,28 @@ RECALL_HD void tc_dr_ut_program(Ctx& ctx, unsigned char* smb, const SeqDims& d, 
 }
 
 // ---- pass 2: the state walk -------------------------------------------------------------------------
+// Per-chunk inputs of the state walk (W, K, U, log gates) are double-buffered: chunk c + 1's are in
+// flight (cp.async) while chunk c is computed.
 struct TcDrScanLayout {
   int DKP = 0, DVT = 0, ldk = 0, ldt = 0, ldt4 = 0, lv = 0;
-  std::size_t S = 0, Sop = 0, W = 0, K = 0, Dm = 0, WS = 0, Dw = 0, pre = 0, rst = 0, lg = 0, eb = 0, w = 0, bytes = 0;
+  std::size_t S = 0, Sop = 0, W[2] = {0, 0}, K[2] = {0, 0}, U[2] = {0, 0}, lg[2] = {0, 0}, WS = 0, Dw = 0, pre = 0, rst = 0, eb = 0, w = 0,
+              bytes = 0;
   RECALL_HD TcDrScanLayout(int dk, int dvt) : DKP(pad16(dk)), DVT(dvt) {
     ldk = DKP + 8, ldt = DVT + 8, ldt4 = DVT + 4;
     while ((1 << lv) < DVT) ++lv;
     Carve c;
     S = c.take<float>(std::size_t(DKP) * ldt4);
     Sop = c.take<std::uint16_t>(std::size_t(DKP) * ldt);
-    W = c.take<std::uint16_t>(std::size_t(kTcC) * ldk);
-    K = c.take<std::uint16_t>(std::size_t(kTcC) * ldk);
-    Dm = c.take<float>(std::size_t(kTcC) * ldt4);
+    for (int b = 0; b < 2; ++b) {
+      W[b] = c.take<std::uint16_t>(std::size_t(kTcC) * ldk);
+      K[b] = c.take<std::uint16_t>(std::size_t(kTcC) * ldk);
+      U[b] = c.take<float>(std::size_t(kTcC) * ldt4);
+      lg[b] = c.take<float>(kTcC);
+    }
     WS = c.take<float>(std::size_t(kTcC) * ldt4);
     Dw = c.take<std::uint16_t>(std::size_t(kTcC) * ldt);
     pre = c.take<double>(kTcC);
     rst = c.take<int>(kTcC);
-    lg = c.take<float>(kTcC);
     eb = c.take<float>(kTcC);
     w = c.take<float>(kTcC);
     bytes = (c.off + 127) / 128 * 128;
@@ -180,11 +186,13 @@ RECALL_HD void tc_dr_state_program(Ctx& ctx, unsigned char* smb, const SeqDims& 
   const i64 bh = blk / P.NVT;
   const int vt = int(blk % P.NVT), j0 = vt * DVT, nj = (d.dv - j0) < DVT ? (d.dv - j0) : DVT;
   const TcView v{smb};
-  Op *Sop = v.at<Op>(L.Sop), *Wt = v.at<Op>(L.W), *K = v.at<Op>(L.K), *Dw = v.at<Op>(L.Dw);
-  float *S = v.at<float>(L.S), *Dm = v.at<float>(L.Dm), *WS = v.at<float>(L.WS), *lg = v.at<float>(L.lg), *eb = v.at<float>(L.eb),
-        *w = v.at<float>(L.w);
+  Op *Sop = v.at<Op>(L.Sop), *Dw = v.at<Op>(L.Dw);
+  float *S = v.at<float>(L.S), *WS = v.at<float>(L.WS), *eb = v.at<float>(L.eb), *w = v.at<float>(L.w);
   double* pre = v.at<double>(L.pre);
   int* rst = v.at<int>(L.rst);
+  auto chunk_rows = [&](i64 c) { return int((d.T - c * kTcC) < kTcC ? (d.T - c * kTcC) : kTcC); };
+  // buffer b of a double-buffered region (selects with constant indices: no local-memory array)
+  auto buf = [](const std::size_t* r, int b) { return b ? r[1] : r[0]; };
   auto init = [&](int tid, int nt, const float* s0) {
     for (int e = tid; e < L.DKP * DVT; e += nt) {
       const int c = e >> L.lv, j = e & (DVT - 1);
@@ -193,20 +201,40 @@ RECALL_HD void tc_dr_state_program(Ctx& ctx, unsigned char* smb, const SeqDims& 
       Sop[c * L.ldt + j] = op_from<Op>(x);
     }
   };
-  ctx.phase([&](int tid, int nt) { init(tid, nt, p.s0); });
+  // chunk c's W, K, U into buffer c & 1 (asynchronously), its log gates directly
+  auto issue = [&](int tid, int nt, i64 c) {
+    const int b = int(c & 1), n = chunk_rows(c);
+    tc_load_async(ctx, tid, nt, v.at<Op>(buf(L.W, b)), L.ldk, kTcC, L.DKP, static_cast<const Op*>(wk.W), (bh * P.NC + c) * i64(kTcC) * P.DKP,
+                  P.DKP, n, 0, P.DKP);
+    tc_load_async(ctx, tid, nt, v.at<Op>(buf(L.K, b)), L.ldk, kTcC, L.DKP, p.k, row_offset(bh, d.T, c * kTcC, d.dk), d.dk, n, 0, d.dk);
+    tc_load_async(ctx, tid, nt, v.at<float>(buf(L.U, b)), L.ldt4, kTcC, DVT, static_cast<const float*>(wk.U), P.dblock(bh, c, vt), DVT, kTcC, 0,
+                  DVT);
+    float* lg = v.at<float>(buf(L.lg, b));
+    for (int t = tid; t < kTcC; t += nt) lg[t] = (t < n && p.log_gate) ? p.log_gate[row_offset(bh, d.T, c * kTcC + t, 1)] : 0.0f;
+  };
+  ctx.phase_async(
+      [&](int tid, int nt) {
+        init(tid, nt, p.s0);
+        issue(tid, nt, 0);
+      },
+      1);
   for (i64 c = 0; c < P.NC; ++c) {
-    const i64 c0 = c * kTcC;
-    const int n = int((d.T - c0) < kTcC ? (d.T - c0) : kTcC);
+    const int n = chunk_rows(c), b = int(c & 1);
+    const Op* Wt = v.at<Op>(buf(L.W, b));
+    const Op* K = v.at<Op>(buf(L.K, b));
+    const float* U = v.at<float>(buf(L.U, b));
+    const float* lg = v.at<float>(buf(L.lg, b));
     if (RECALL_FAULT_ON(gpu_tc_state_not_carried) && c > 0) ctx.phase([&](int tid, int nt) { init(tid, nt, nullptr); });
-    ctx.phase([&](int tid, int nt) {
-      tc_load(tid, nt, Wt, L.ldk, kTcC, L.DKP, static_cast<const Op*>(wk.W), (bh * P.NC + c) * i64(kTcC) * P.DKP, P.DKP, n, 0, P.DKP);
-      tc_load(tid, nt, K, L.ldk, kTcC, L.DKP, p.k, row_offset(bh, d.T, c0, d.dk), d.dk, n, 0, d.dk);
-      const float* U = wk.U + P.dblock(bh, c, vt);
-      for (int e = tid; e < kTcC * DVT; e += nt) Dm[(e >> L.lv) * L.ldt4 + (e & (DVT - 1))] = U[e];
-      for (int t = tid; t < kTcC; t += nt) lg[t] = (t < n && p.log_gate) ? p.log_gate[row_offset(bh, d.T, c0 + t, 1)] : 0.0f;
-      Op* Sw = wk.la.S + P.block(bh, c, vt);  // the state before this chunk, rounded
-      for (int e = tid; e < L.DKP * DVT; e += nt) Sw[e] = Sop[(e >> L.lv) * L.ldt + (e & (DVT - 1))];
-    });
+    // chunk c + 1 goes in flight; chunk c (issued one step earlier) is waited for; the state before
+    // chunk c goes to the workspace, rounded
+    const bool more = c + 1 < P.NC;
+    ctx.phase_async(
+        [&](int tid, int nt) {
+          if (more) issue(tid, nt, c + 1);
+          Op* Sw = wk.la.S + P.block(bh, c, vt);
+          for (int e = tid; e < L.DKP * DVT; e += nt) Sw[e] = Sop[(e >> L.lv) * L.ldt + (e & (DVT - 1))];
+        },
+        more ? 1 : 0);
     // gates (one lane per row); W S (units over 64 x DVT)
     ctx.warps([&](int wid, int nw, auto& W) {
       W.each([&](int lane) {
@@ -223,7 +251,7 @@ RECALL_HD void tc_dr_state_program(Ctx& ctx, unsigned char* smb, const SeqDims& 
       Op* Dg = wk.la.D + P.dblock(bh, c, vt);
       for (int e = tid; e < kTcC * DVT; e += nt) {
         const int t = e >> L.lv, j = e & (DVT - 1);
-        const float x = t < n ? Dm[t * L.ldt4 + j] - WS[t * L.ldt4 + j] : 0.0f;
+        const float x = t < n ? U[t * L.ldt4 + j] - WS[t * L.ldt4 + j] : 0.0f;
         Dg[e] = op_from<Op>(x);
         Dw[t * L.ldt + j] = op_from<Op>(t < n ? w[t] * x : 0.0f);
       }
