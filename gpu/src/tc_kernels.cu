@@ -11,6 +11,7 @@
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -103,6 +104,17 @@ template <class In> __global__ void __launch_bounds__(kTcThreads) tc_us_kernel(S
 using detail::cuda_check;
 using detail::grid_of;
 using detail::set_smem;
+// The chunk-parallel programs take their workspace from the device's default stream-ordered pool.
+// Its release threshold is 0 by default, which hands the memory back to the driver at every
+// synchronisation, so each call would pay a fresh allocation of up to a gigabyte; keep it cached.
+void keep_workspace_pool() {
+  int dev = 0;
+  cuda_check(cudaGetDevice(&dev), "cudaGetDevice");
+  cudaMemPool_t pool;
+  cuda_check(cudaDeviceGetDefaultMemPool(&pool, dev), "cudaDeviceGetDefaultMemPool");
+  std::uint64_t keep = ~std::uint64_t(0);
+  cuda_check(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep), "cudaMemPoolSetAttribute(ReleaseThreshold)");
+}
 void check_plan(const LaunchPlan& plan, int max_threads, const char* who) {
   if (plan.vt < 16 && plan.Bq == 0) throw std::invalid_argument(std::string(who) + ": not a tensor-core plan (use plan_tc_*)");
   if (plan.threads > max_threads || plan.threads % 32)
@@ -117,6 +129,7 @@ template <class In> void launch_tc_linear_attention(const SeqDims& d, const LaPt
   if (plan.chunk_parallel) {  // three passes through a stream-ordered workspace
     const cudaStream_t s = static_cast<cudaStream_t>(stream);
     void* base = nullptr;
+    keep_workspace_pool();
     cuda_check(cudaMallocAsync(&base, plan.work_bytes, s), "tensor-core linear attention: workspace allocation");
     const LaWork<In> w = la_work_carve<In>(base, d, plan.vt);
     set_smem(tc_la_state_kernel<In>, plan.smem_bytes);
@@ -143,6 +156,7 @@ template <class In> void launch_tc_delta_rule(const SeqDims& d, const DrPtrs<In>
   if (plan.chunk_parallel) {  // three passes through a stream-ordered workspace
     const cudaStream_t s = static_cast<cudaStream_t>(stream);
     void* base = nullptr;
+    keep_workspace_pool();
     cuda_check(cudaMallocAsync(&base, plan.work_bytes, s), "tensor-core delta rule: workspace allocation");
     const DrWork<In> w = dr_work_carve<In>(base, d, plan.vt);
     set_smem(tc_dr_ut_kernel<In>, plan.smem_bytes);
